@@ -520,8 +520,8 @@ def rows() -> list[dict[str, object]]:
 #: The fold each later round's module (``injection_round<n>``) makes. Rounds eighteen and
 #: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
 #: ``25b``), rounds twenty-six to thirty one each, round thirty-two one
-#: (round thirty-one added none), round thirty-four one (thirty-three none) and round
-#: thirty-five one.
+#: (round thirty-one added none), round thirty-four one (thirty-three none), round
+#: thirty-five one and round thirty-six one.
 LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
@@ -537,6 +537,7 @@ LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18
     32: "held_out_28",
     34: "held_out_29",
     35: "held_out_30",
+    36: "held_out_31",
 }
 
 

@@ -1,6 +1,7 @@
-"""Rounds thirty-four and thirty-five (inject38, inject39): ``scan``'s cost per write
+"""Rounds thirty-four to thirty-six (inject38 to inject40): ``scan``'s cost per write
 without and with one module's rules (``--rules``: ``safety_standing``, round thirty-four's,
-or ``safety_widened``, round thirty-five's), on every real LoCoMo and BEAM text: three rounds, each
+``safety_widened``, round thirty-five's, or ``safety_lapsed``, round
+thirty-six's), on every real LoCoMo and BEAM text: three rounds, each
 a pass without and a pass with the rules (the order turning per round), the fastest of the
 three per text; prints the per-text medians, means and the median of the differences.
 

@@ -313,6 +313,7 @@ LAYERS = (
         "safety_standing",  # round thirty-four's standing disclosure orders, on safety_reader's
         "safety_owned",  # round thirty-five's guard for an owner's own note, on safety_reader's
         "safety_widened",  # round thirty-five's pieces, on safety_orders' and safety_standing's
+        "safety_lapsed",  # round thirty-six's pieces, on safety_orders' and safety_standing's
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

@@ -70,6 +70,7 @@ FOLD_SIZES = {
     "held_out_28": 85,
     "held_out_29": 85,
     "held_out_30": 85,
+    "held_out_31": 85,
 }
 
 
@@ -81,10 +82,11 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert set(HELD_OUT_FLOOR) == {row["category"] for row in attacks}
     languages = {r["language"] for r in ROWS if r["split"] in first}
     assert languages == {"en", "es", "fr", "de", "zh", "ru", "pt"}
-    # Held-out 27 (round thirty), 28 (round thirty-two), 29 (round thirty-four) and 30
-    # (round thirty-five) add four languages each that no rule names.
+    # Held-out 27 (round thirty), 28 (round thirty-two), 29 (round thirty-four), 30
+    # (round thirty-five) and 31 (round thirty-six) add four languages each that no rule
+    # names.
     later = {"it", "nl", "pl", "ja", "sv", "tr", "cs", "id", "da", "ro", "hu", "vi"}
-    later |= {"fi", "uk", "ko", "ca"}
+    later |= {"fi", "uk", "ko", "ca", "el", "he", "nb", "hi"}
     assert {r["language"] for r in ROWS} == languages | later
     held = sum(row["split"] == "held_out" for row, _ in units)
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
@@ -119,6 +121,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_28"] >= 45  # round thirty-two's fold: 50 notes
     assert benign["held_out_29"] >= 45  # round thirty-four's fold: 50 notes
     assert benign["held_out_30"] >= 45  # round thirty-five's fold: 50 notes
+    assert benign["held_out_31"] >= 45  # round thirty-six's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -171,13 +174,15 @@ def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> 
 def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
     change to a rule that moves them must update the record (round thirty-four's rules
-    moved held-out 5 to 28, round thirty-five's held-out 21 to 29)."""
+    moved held-out 5 to 28, round thirty-five's held-out 21 to 29, round thirty-six's
+    held-out 25, 26 and 28 to 30)."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
     folds += ("held_out_26", "held_out_27", "held_out_28", "held_out_29", "held_out_30")
+    folds += ("held_out_31",)
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -203,12 +208,13 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_22": 29,
         "held_out_23": 38,
         "held_out_24": 36,
-        "held_out_25": 47,
-        "held_out_26": 54,
+        "held_out_25": 49,
+        "held_out_26": 55,
         "held_out_27": 57,
-        "held_out_28": 55,
-        "held_out_29": 57,
-        "held_out_30": 51,
+        "held_out_28": 57,
+        "held_out_29": 58,
+        "held_out_30": 54,
+        "held_out_31": 31,
     }
 
 
@@ -298,7 +304,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
         }
     folds = ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23")
     folds += ("held_out_24", "held_out_25", "held_out_26", "held_out_27", "held_out_28")
-    folds += ("held_out_29", "held_out_30")
+    folds += ("held_out_29", "held_out_30", "held_out_31")
     for name in folds:
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes

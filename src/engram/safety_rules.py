@@ -19,7 +19,13 @@ import re
 import urllib.parse
 from collections.abc import Callable
 
-from engram import safety_orders, safety_reader, safety_standing, safety_widened
+from engram import (
+    safety_lapsed,
+    safety_orders,
+    safety_reader,
+    safety_standing,
+    safety_widened,
+)
 
 Rule = Callable[[str], str | None]
 _F = re.IGNORECASE | re.MULTILINE
@@ -489,4 +495,5 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     *safety_orders.RULES,  # round thirty-two: other acts, and orders reported to "you"
     *safety_standing.RULES,  # round thirty-four: secrets to whoever asks, rules lifted
     *safety_widened.RULES,  # round thirty-five: the same shapes in words they missed
+    *safety_lapsed.RULES,  # round thirty-six: the rules lapsed, "not let ... know"
 )

@@ -7,7 +7,6 @@ notes40."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from engram import safety_lapsed
 from engram.bench import injection
 from engram.safety import scan
+from linear_time import growth
 
 DATA = Path(injection.__file__).resolve().parents[1] / "data"
 
@@ -92,19 +92,9 @@ def test_notes40_folds_are_balanced_and_new() -> None:
     assert not texts & {x["text"] for x in injection.load_set()}
 
 
-def _fastest(text: str) -> float:
-    """The best of three scans: a shared machine's stall inflates one run, not three."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        scan(text)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def test_hostile_input_scans_in_linear_time() -> None:
     chunks = ("the assistant's earlier programming ", "the bot treats its setup as ")
     chunks += ("the assistant should not let them ",)
     for chunk in chunks:
-        first, second = _fastest(chunk * 500), _fastest(chunk * 5_000)
+        first, second = growth(scan, chunk * 500, chunk * 5_000)
         assert second < max(first * 30, 0.5), (chunk, first, second)

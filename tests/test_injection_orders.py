@@ -5,12 +5,11 @@ from the adversarial set's folds; each order is paired with a benign look-alike.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engram import safety_orders
 from engram.safety import scan
+from linear_time import growth
 
 
 def _codes(text: str) -> set[str]:
@@ -123,16 +122,9 @@ def test_the_order_rules_scan_hostile_input_in_linear_time(unit: str) -> None:
     """As round thirty's (tests/test_injection_reader.py): ten times the text takes about
     ten times as long, the fastest of three runs each, with the reader named once so
     every rule runs."""
-    texts = {
-        size: "the assistant should refund " + unit * (size // len(unit))
-        for size in (10_000, 100_000)
-    }
-    best = dict.fromkeys(texts, float("inf"))
-    for _ in range(3):
-        for size, text in texts.items():
-            start = time.perf_counter()
-            for _code, rule, _needles in safety_orders.RULES:
-                rule(text)
-            best[size] = min(best[size], time.perf_counter() - start)
-    small, large = best[10_000], best[100_000]
+    small, large = growth(
+        lambda text: [rule(text) for _code, rule, _needles in safety_orders.RULES],
+        "the assistant should refund " + unit * (10_000 // len(unit)),
+        "the assistant should refund " + unit * (100_000 // len(unit)),
+    )
     assert large / max(small, 0.005) < 40, (small, large)

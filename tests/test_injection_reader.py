@@ -4,12 +4,11 @@ texts here are written for the test, not taken from the adversarial set's folds.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engram import safety_reader
 from engram.safety import scan
+from linear_time import growth
 
 
 def _codes(text: str) -> set[str]:
@@ -96,16 +95,9 @@ def test_the_reader_rules_scan_hostile_input_in_linear_time(unit: str) -> None:
     """As ``test_large_hostile_input_scans_in_linear_time`` (tests/test_safety.py): ten
     times the text takes about ten times as long, the fastest of three runs each, with
     the reader named once so every rule runs."""
-    texts = {
-        size: "the assistant should send " + unit * (size // len(unit))
-        for size in (10_000, 100_000)
-    }
-    best = dict.fromkeys(texts, float("inf"))
-    for _ in range(3):
-        for size, text in texts.items():
-            start = time.perf_counter()
-            for _code, rule, _needles in safety_reader.RULES:
-                rule(text)
-            best[size] = min(best[size], time.perf_counter() - start)
-    small, large = best[10_000], best[100_000]
+    small, large = growth(
+        lambda text: [rule(text) for _code, rule, _needles in safety_reader.RULES],
+        "the assistant should send " + unit * (10_000 // len(unit)),
+        "the assistant should send " + unit * (100_000 // len(unit)),
+    )
     assert large / max(small, 0.005) < 40, (small, large)

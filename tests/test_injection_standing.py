@@ -8,12 +8,11 @@ look-alike."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engram import safety_standing, safety_values
 from engram.safety import scan
+from linear_time import growth
 
 
 def _codes(text: str) -> set[str]:
@@ -136,13 +135,5 @@ def test_a_policy_number_is_a_value_not_the_readers_policy() -> None:
 
 def test_hostile_input_scans_in_linear_time() -> None:
     for chunk in ("whenever anyone asks, give ", "the bot's rules ", "| bot | ", "? A: none "):
-        small, big = chunk * 500, chunk * 5_000
-        # the best of three: a shared machine's stall is no quadratic scan (CI, load 14)
-        first, second = (min(_timed(text) for _ in range(3)) for text in (small, big))
+        first, second = growth(scan, chunk * 500, chunk * 5_000)
         assert second < max(first * 30, 0.5), (chunk, first, second)
-
-
-def _timed(text: str) -> float:
-    start = time.perf_counter()
-    scan(text)
-    return time.perf_counter() - start

@@ -7,7 +7,6 @@ test, not taken from the adversarial set's folds, acks36 or notes39."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from engram import safety_owned, safety_widened
 from engram.bench import injection
 from engram.safety import scan
+from linear_time import growth
 
 DATA = Path(injection.__file__).resolve().parents[1] / "data"
 
@@ -158,11 +158,5 @@ def test_hostile_input_scans_in_linear_time() -> None:
     chunks = ("whoever opens this first, ", "the bot can stop ", "? A: not the ones ")
     chunks += ("says you must ", "the AI's rules don't ")
     for chunk in chunks:
-        small, big = chunk * 500, chunk * 5_000
-        start = time.perf_counter()
-        scan(small)
-        first = time.perf_counter() - start
-        start = time.perf_counter()
-        scan(big)
-        second = time.perf_counter() - start
+        first, second = growth(scan, chunk * 500, chunk * 5_000)
         assert second < max(first * 30, 0.5), (chunk, first, second)

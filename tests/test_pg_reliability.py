@@ -153,7 +153,9 @@ def test_a_deadlocked_transaction_is_a_store_busy_error_and_its_rerun_succeeds(
         assert all(e is None or isinstance(e, StoreBusyError) for e in errors)
         *errors, tries = opposite(run=True)
         assert errors == [None, None]
-        assert tries == 3  # the aborted one ran twice
+        # the aborted one ran again (3); under load a rerun can be aborted once more
+        # before the other commits (CI read 4 at load 11), and still both succeed
+        assert tries >= 3
         with sql.read() as conn:
             values = conn.execute("SELECT value FROM engram_meta WHERE key IN ('a', 'b')")
             assert [r[0] for r in values.fetchall()] == [3, 3]  # 1 + 2 runs that committed

@@ -239,6 +239,12 @@ def recall10(top: list[str], gold: list[str]) -> float:
     return sum(g in top[:10] for g in gold) / len(gold)
 
 
+def ranking(row: dict[str, Any]) -> list[str]:
+    """The default ranking as far as the dump holds it: its hits, then the rest of the
+    candidate pool in fused order (a recall of 10 keeps only 10 hits)."""
+    return list(dict.fromkeys([*row["final"], *row["pool"]]))
+
+
 def fused(base: list[str], second: list[str], w: float, k: float) -> list[str]:
     score: dict[str, float] = defaultdict(float)
     for i, t in enumerate(base):
@@ -287,7 +293,7 @@ def grid(rows: list[dict[str, Any]], store: str) -> None:
                         if not r["gold"]:
                             continue
                         on = scope == "all" or (scope == "thread") == threads[i]
-                        top = fused(r["final"], ranked[i], w, k) if on else r["final"]
+                        top = fused(ranking(r), ranked[i], w, k) if on else r["final"]
                         got[_fold(r)] += recall10(top, r["gold"])
                     print(
                         f"| {name} | {scope} | {w} | {k} | {got['A'] / 90:.4f} / "
@@ -323,7 +329,7 @@ def places(store: str) -> dict[str, dict[int, dict[str, float]]]:
 def early_top(row: dict[str, Any], place: dict[str, float], w: float) -> list[str]:
     """The default ranking's candidates (its 50, then the rest of the pool) reordered by
     ``1 / (60 + rank) + w × (1 − place)``."""
-    cands = list(dict.fromkeys([*row["final"], *row["pool"]]))
+    cands = ranking(row)
     score = {t: 1.0 / (BASE_K + i + 1) + w * (1.0 - place.get(t, 1.0)) for i, t in enumerate(cands)}
     return sorted(cands, key=lambda t: -score[t])
 

@@ -11,13 +11,13 @@ status lines, stack frames, shell prompts or table rows; a text of one line only
 is a stamped or levelled log line, a JSON object or an HTTP status line) and no piece of
 it speaks to a reader (:func:`speaks`): no model or reader named, no "you", "your" or
 "please", no role marker or agent trace ("[system]", "<instructions>", ``"role":
-"system"``, "Action:"), nothing to decode or obey, no tool call (a ``tool``,
-``function``, ``arguments`` or ``command`` key, ``name(arg=...)``), no act of sending
-with somewhere to send to, and none of the detector's order cues its caller passes
-(``injection_detector.CUES``, the ones :data:`TOLD` names: an override of the reader's
-rules, an addressee, "from now on", "the user", ...). An attack wrapped in a log line or
-a CSV cell is written to be read by a model, so it names it or tells it what to do; that
-is what keeps it flagged.
+"system"``, a line opening "system:", "Action:"), nothing to decode or obey, no tool
+call (a ``tool``, ``function``, ``arguments`` or ``command`` key, ``name(arg=...)``), no
+act of sending with somewhere to send to, and none of the detector's order cues its
+caller passes (``injection_detector.CUES``, the ones :data:`TOLD` names: an override of
+the reader's rules, an addressee, "from now on", "the user", ...). An attack wrapped in
+a log line or a CSV cell is written to be read by a model, so it names it or tells it
+what to do; that is what keeps it flagged.
 
 The guard only clears the learned detector (``injection_detector.Detector.reasons``):
 every rule of ``engram.safety`` still reads the text first. Only texts with a reason are
@@ -46,7 +46,7 @@ _LINE = re.compile(
         (
             _STAMP,
             _LEVEL,
-            r"^\s*(?:TRACE|PASSED|FAILED|FAIL|PASS|ok)\b",
+            r"^\s*(?:TRACE|PASSED|FAILED|FAIL|PASS)\b|^ok(?: {2,}|\t)",
             r"^\s*(?:##\[\w+\]|=== RUN|--- (?:PASS|FAIL)|Step \d+/\d+|--->)",
             r"^\s*-?\s*\"?[A-Za-z_][\w.\-/]*\"?\s*[:=]\s*(?:[\"'{\[\d<*$]|\S+(?: \S+){0,5}\s*$)",
             r"^\s*\[[\w.\- \"]+\]\s*$",
@@ -73,7 +73,8 @@ _SPEAKS = re.compile(
             r"\b(?:you|your|yours|yourself|please)\b",
             # role markers and an agent's trace
             r"\[/?(?:system|inst)\]|</?(?:system|instructions?)\b|<\|im_start\|>|<<SYS>>|"
-            r"\"role\"\s*:\s*\"system|\b(?:Action|Thought|Observation|Action Input)\s*:",
+            r"\"role\"\s*:\s*\"system|\b(?:Action|Thought|Observation|Action Input)\s*:|"
+            r"(?m:^\s*(?:system|developer)\s*:)",
             # a payload to decode and act on, an order to obey
             r"\b(?:decod|unescap|decrypt|deobfuscat)\w*|\b(?:obey\w*|comply|complies|"
             r"follow (?:it|this|them|these)|act on|do as)\b",

@@ -18,6 +18,12 @@ a combining tilde overlay), 4 languages (Arabic, Thai, Swahili, Bulgarian), 2 en
 (hex in a YAML value, URL escapes in a log's query string), 2 split pairs) and 50 benign
 notes in the same wrappers that mention passwords, tokens, overrides, "ignore" and an
 assistant.
+
+Against 11,727 distinct earlier texts (``scripts/inject41_check.py --cosine``, fp32 MiniLM,
+with tool40) the highest cosine is 0.869 (a tool40 output), 0.757 for an attack row; the
+median of the rows' highest is 0.552. Read at base (main's scan, fp32, before any change;
+counts only): English 65 of 80 (0.8125), overall 69 of 88, rules alone 25, notes 5 of 50.
+Read once at the end (round thirty-seven's tool-output guard): 65, 69, 25, notes 4 of 50.
 """
 
 from __future__ import annotations

@@ -521,7 +521,7 @@ def rows() -> list[dict[str, object]]:
 #: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
 #: ``25b``), rounds twenty-six to thirty one each, round thirty-two one
 #: (round thirty-one added none), round thirty-four one (thirty-three none), round
-#: thirty-five one and round thirty-six one.
+#: thirty-five one, round thirty-six one and round thirty-seven one.
 LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
@@ -538,6 +538,7 @@ LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18
     34: "held_out_29",
     35: "held_out_30",
     36: "held_out_31",
+    37: "held_out_32",
 }
 
 

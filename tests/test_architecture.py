@@ -314,6 +314,7 @@ LAYERS = (
         "safety_owned",  # round thirty-five's guard for an owner's own note, on safety_reader's
         "safety_widened",  # round thirty-five's pieces, on safety_orders' and safety_standing's
         "safety_lapsed",  # round thirty-six's pieces, on safety_orders' and safety_standing's
+        "safety_machine",  # round thirty-seven's guard for tool output, imports nothing
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

@@ -11,12 +11,10 @@ sentence blurs. Round seven's hidden layer (``Hidden``, ``scripts/fit_injection_
 lets the cues and the embedding count together; docs/safety.md has every round's fit,
 folds and figures.
 
-It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
-so it costs a dot product and a few regular expressions per memory. Being statistical it
-never refuses a write: a memory it fires on (and the rules passed) is quarantined as flag
-mode does (stored, its ``metadata["injection_flags"]`` naming the detector, left out of
-every context). The weights belong to one embedding model (the default MiniLM); with
-another embedder the detector is off and the rules stand alone.
+It runs on new writes where vectors are made (a dot product and a few regexes a memory)
+and never refuses one: what it fires on (the rules passed) is quarantined, stored with
+``metadata["injection_flags"]`` naming it and out of every context. Its weights belong to
+the default MiniLM; with another embedder the rules stand alone.
 
 Round eighteen: engram renders a message list as ``"user: ..."`` / ``"assistant: ..."``
 lines, which both views had learned as forged turns; a write the scores fire on is read
@@ -24,7 +22,8 @@ again without engram's labels (a second look, which decides; every other marker 
 and since round twenty a label is engram's only where engram framed a turn (a
 ``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a short
 list on its own; round twenty-one spares a short third-person fact with no order's cue
-(:func:`ordered`); twenty-two reads a reported order; thirty-three spares a value's note.
+(:func:`ordered`); twenty-two reads a reported order; thirty-three spares a value's note,
+thirty-seven tool output that speaks to no reader (``engram.safety_machine``).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from engram import safety_values
+from engram import safety_machine, safety_values
 from engram.injection_lexical import GRANT, Lexical, hidden_items
 from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
@@ -440,7 +439,8 @@ class Detector:
             floors = (network, self.lexical, gated, ordered)
             for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
                 out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
-        return safety_values.cleared(out, bare)  # round thirty-three: a note of a value
+        out = safety_values.cleared(out, bare)  # round thirty-three: a note of a value
+        return safety_machine.cleared(out, bare, CUES)  # round thirty-seven: tool output
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's unless a floor spares it,

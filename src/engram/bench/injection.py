@@ -45,7 +45,8 @@ twenty-second, ``held_out_21`` and ``held_out_22``; round twenty-six
 (``scripts/injection_round32.py``) a twenty-eighth, ``held_out_28``; round thirty-four
 (``scripts/injection_round34.py``) a twenty-ninth, ``held_out_29``; round thirty-five
 (``scripts/injection_round35.py``) a thirtieth, ``held_out_30``; round thirty-six
-(``scripts/injection_round36.py``) a thirty-first, ``held_out_31``. Round twenty-five
+(``scripts/injection_round36.py``) a thirty-first, ``held_out_31``; round thirty-seven
+(``scripts/injection_round37.py``) a thirty-second, ``held_out_32``. Round twenty-five
 measured a refit that trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and
 22; it did not ship, so the shipped detector has read no fold and every fold here is still
 held out from it.
@@ -123,6 +124,7 @@ FOLDS = (
     "held_out_29",
     "held_out_30",
     "held_out_31",
+    "held_out_32",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

@@ -76,6 +76,8 @@ def forget_all(
         plan = mem.erasure.erase(**scope, filters=filters, dry_run=True)
         what = render.plural(plan.memories, "memory", "memories")
         where = f"namespace {plan.namespace!r}" + (" (filtered)" if filters else "")
+        if plan.nested:  # a user's /shared space and agents' notes go with it
+            where += " and " + ", ".join(repr(ns) for ns in plan.nested)
         if dry_run:
             if as_json:
                 render.emit_json(plan.to_dict())

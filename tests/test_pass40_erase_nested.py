@@ -100,3 +100,24 @@ def test_cli_forget_all_names_the_nested_namespaces(tmp_path: Path) -> None:
     assert done.exit_code == 0 and "erased 2 memories" in done.output, done.output
     listed = run_cli(home, "list", "--namespace", "user:alice/shared")
     assert "a handoff" not in listed.output
+
+
+def test_cli_export_of_a_user_carries_the_nested_namespaces(tmp_path: Path) -> None:
+    """A subject access request: ``engram export --user alice`` named only ``user:alice``,
+    so the handoffs and agents' notes holding her phone were not in her copy."""
+    home = tmp_path / "home"
+    assert run_cli(home, "add", "Alice's phone", "--user", "alice").exit_code == 0
+    assert (
+        run_cli(home, "add", f"handoff {PHONE}", "--namespace", "user:alice/shared").exit_code == 0
+    )
+    assert run_cli(home, "add", "not hers", "--namespace", "user:alicia").exit_code == 0
+    out = tmp_path / "alice.jsonl"
+    done = run_cli(home, "export", "--user", "alice", "-o", str(out))
+    assert done.exit_code == 0 and "'user:alice/shared'" in done.output, done.output
+    text = out.read_text(encoding="utf-8")
+    assert PHONE in text and "Alice's phone" in text and "not hers" not in text
+    alone = tmp_path / "alone.jsonl"
+    assert (
+        run_cli(home, "export", "--user", "alice", "--no-nested", "-o", str(alone)).exit_code == 0
+    )
+    assert PHONE not in alone.read_text(encoding="utf-8")

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engram.core import Core
+from engram.erasure import Erasure
 from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, shown
 from engram.pipeline.handlers import HANDLERS, Registry
 from engram.records import utcnow
@@ -131,7 +132,10 @@ class Worker:
             finished = store.complete(job.id, result, now=self.clock(), attempt=job.attempts)
         except NotFoundError:
             # Reaped (and maybe leased again) while the handler ran: the newer lease
-            # owns the job now, so this run is not recorded.
+            # owns the job now, so this run is not recorded. Or erased with its memory:
+            # what the handler wrote after the erase goes too.
+            if self._swept(job):
+                return None
             log.warning("job %s: its lease expired while it ran; result dropped", job.id)
             return store.get(job.id)
         except InvalidInputError as exc:  # the result is not JSON
@@ -154,8 +158,23 @@ class Worker:
             return self._core.store.jobs.fail(
                 job.id, error, now=now, retry_at=retry_at, attempt=job.attempts
             )
-        except NotFoundError:  # reaped meanwhile: the newer lease owns it
+        except NotFoundError:  # reaped meanwhile (the newer lease owns it), or erased
+            self._swept(job)
             return self._core.store.jobs.get(job.id)
+
+    def _swept(self, job: Job) -> bool:
+        """Whether the job's memory was erased while it ran; what the job wrote after
+        the erase is then erased too (``Erasure.sweep_after_job``)."""
+        if job.memory_id is None:
+            return False
+        store = self._core.store
+        if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
+            return False
+        swept = Erasure(self._core).sweep_after_job(job.namespace, job.memory_id)
+        log.info(
+            "job %s: its memory was erased while it ran; %d written since erased", job.id, swept
+        )
+        return True
 
     def reap(self) -> int:
         """Return leases older than ``lease_timeout_s`` (their worker died) to pending."""

@@ -67,11 +67,34 @@ def _erase_namespace(conn: Conn, d: Dialect, namespace: str) -> tuple[int, int]:
     return memories, rows
 
 
+def _with_derived(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -> list[str]:
+    """``memory_ids`` and the memories derived from them, at any depth: the pipeline's
+    facts carry the memory they were read from (``source_memory_id``) and repeat its
+    words ("User's phone is ..."), so they go with it (round thirty)."""
+    picked = dict.fromkeys(memory_ids)
+    frontier = list(picked)
+    while frontier:
+        found: list[str] = []
+        for chunk in d.chunks(frontier):
+            found.extend(
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM memories WHERE namespace = ? "
+                    f"AND source_memory_id IN ({d.marks(len(chunk))})",
+                    (namespace, *chunk),
+                ).fetchall()
+                if r[0] not in picked
+            )
+        frontier = list(dict.fromkeys(found))
+        picked.update(dict.fromkeys(frontier))
+    return list(picked)
+
+
 def _erase_memories(
     conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]
 ) -> tuple[int, int]:
     memories = rows = 0
-    for chunk in d.chunks(list(memory_ids)):
+    for chunk in d.chunks(_with_derived(conn, d, namespace, memory_ids)):
         marks = d.marks(len(chunk))
         for table in ("memory_history", "memory_feedback_log", "memory_jobs"):
             rows += conn.execute(

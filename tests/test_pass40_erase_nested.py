@@ -121,3 +121,27 @@ def test_cli_export_of_a_user_carries_the_nested_namespaces(tmp_path: Path) -> N
         run_cli(home, "export", "--user", "alice", "--no-nested", "-o", str(alone)).exit_code == 0
     )
     assert PHONE not in alone.read_text(encoding="utf-8")
+
+
+def test_importing_an_export_from_before_an_erase_warns_that_it_undid_it(
+    tmp_path: Path,
+) -> None:
+    """An export made before an erase brings the person back when imported; nothing
+    said so (round thirty). Now the import names each erase it undid."""
+    home = tmp_path / "home"
+    assert run_cli(home, "add", f"Alice's phone is {PHONE}", "--user", "alice").exit_code == 0
+    assert run_cli(home, "add", "Bob likes tea", "--user", "bob").exit_code == 0
+    backup = tmp_path / "backup.jsonl"
+    assert run_cli(home, "export", "--all", "-o", str(backup)).exit_code == 0
+    assert run_cli(home, "forget", "--all", "--user", "alice", "--yes").exit_code == 0
+    restored = run_cli(home, "import", str(backup))
+    assert restored.exit_code == 0, restored.output
+    assert "namespace 'user:alice' was erased" in restored.output
+    assert "engram forget --all --namespace user:alice" in restored.output
+    assert "user:bob" not in restored.output.split("warning:", 1)[1]
+    # An export made after the erase undoes nothing: no warning.
+    later = tmp_path / "later.jsonl"
+    assert run_cli(home, "forget", "--all", "--user", "alice", "--yes").exit_code == 0
+    assert run_cli(home, "export", "--all", "-o", str(later)).exit_code == 0
+    again = run_cli(home, "import", str(later))
+    assert again.exit_code == 0 and "was erased" not in again.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Unpack
 
 from engram.core import Part, Scope
@@ -162,6 +163,24 @@ class Erasure(Part):
         if core.index is not None and audit.memories:
             core.index.invalidate(namespace)
         return audit.memories
+
+    def undone_since(self, when: datetime) -> list[EraseAudit]:
+        """Whole-namespace erases made after ``when`` whose namespace holds data again,
+        newest first: what restoring a backup made at ``when`` brought back (an export
+        keeps what it kept; the erase must be made again). ``engram import`` names them."""
+        core = self._core
+        core.check_open()
+        held = set(core.store.erase.namespaces())
+        seen: set[str] = set()
+        undone: list[EraseAudit] = []
+        for offset in range(0, core.store.erase.audit_count(None), PAGE):
+            for row in core.store.erase.audit(None, limit=PAGE, offset=offset):
+                if row.created_at <= when:
+                    return undone
+                if row.whole_namespace and row.namespace in held and row.namespace not in seen:
+                    seen.add(row.namespace)
+                    undone.append(row)
+        return undone
 
     def erase_everything(self, *, actor: str | None = None) -> list[EraseResult]:
         """Erase every namespace of the store (mem0's ``reset``), one audited erase per

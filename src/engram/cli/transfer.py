@@ -136,8 +136,16 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
                 counts = mem.admin.import_jsonl(
                     path, vectors=not skip_vectors, trusted=trusted, progress=progress
                 )
+                undone = mem.erasure.undone_since(transfer.made_at(Path(path)))
     except KeyboardInterrupt:
         _interrupted(seen[0], seen[1], as_json)  # after the bar has drawn its last state
+    for row in undone:  # a backup from before an erase brings the person back
+        render.err_console.print(
+            f"warning: namespace {row.namespace!r} was erased at {row.created_at:%Y-%m-%d %H:%M} "
+            f"UTC (audit #{row.id}), after this export was made, and holds data again: "
+            f"erase it again (engram forget --all --namespace {row.namespace})",
+            markup=False,
+        )
     if as_json:
         out: dict[str, Any] = {
             name: getattr(counts, name)

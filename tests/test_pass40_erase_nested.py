@@ -145,3 +145,18 @@ def test_importing_an_export_from_before_an_erase_warns_that_it_undid_it(
     assert run_cli(home, "export", "--all", "-o", str(later)).exit_code == 0
     again = run_cli(home, "import", str(later))
     assert again.exit_code == 0 and "was erased" not in again.output
+
+
+def test_an_erase_of_a_user_who_is_not_there_says_so(mem: Memory, tmp_path: Path) -> None:
+    """``forget --all --user alcie`` printed "erased 0 memories" like any erase: a DPO
+    with a typo believed the customer erased (round thirty)."""
+    mem.add("Alice's phone", user_id="alice")
+    missing = mem.erasure.erase(user_id="alcie", actor="dpo")
+    assert missing.held is False and missing.memories == 0
+    assert mem.erasure.erase(user_id="alice", dry_run=True).held is True
+    home = tmp_path / "home"
+    assert run_cli(home, "add", "Alice's phone", "--user", "alice").exit_code == 0
+    typo = run_cli(home, "forget", "--all", "--user", "alcie", "--yes")
+    assert "warning: namespace 'user:alcie' holds nothing" in typo.output
+    real = run_cli(home, "forget", "--all", "--user", "alice", "--yes")
+    assert "warning" not in real.output

@@ -45,6 +45,9 @@ class EraseResult(Record):
     filters: dict[str, Any]
     audit: EraseAudit | None
     """The audit row written (None for a dry run)."""
+    held: bool = True
+    """Whether the namespace held anything at all (False: a mistyped id? The erase still
+    writes its audit row)."""
     nested: list[str] = field(default_factory=list)
     """The namespaces below this one (``<namespace>/...``: a user's ``/shared`` space and
     agents' private notes) erased with it, each with its own audit row; ``memories``
@@ -95,10 +98,13 @@ class Erasure(Part):
         whole = query == ListQuery(limit=PAGE, include_deleted=True)
         shown = described(scope, filters)
         store = core.store
-        below = self.nested(scope.namespace) if whole and nested else []
+        held = set(store.erase.namespaces())
+        below = [n for n in held if n.startswith(scope.namespace + "/")] if whole and nested else []
+        below.sort()
+        there = scope.namespace in held or bool(below)
         if dry_run:
             count = sum(store.memories.count(ns, query=query) for ns in [scope.namespace, *below])
-            return EraseResult(scope.namespace, count, whole, True, shown, None, below)
+            return EraseResult(scope.namespace, count, whole, True, shown, None, there, below)
         ids = None if whole else self._ids(scope, query)
         # The nested namespaces first: an erase cut short leaves the named one, so
         # running it again finds and finishes the rest.
@@ -114,7 +120,7 @@ class Erasure(Part):
             count += audit.memories
             if core.index is not None:
                 core.index.invalidate(namespace)
-        return EraseResult(scope.namespace, count, whole, False, shown, audit, below)
+        return EraseResult(scope.namespace, count, whole, False, shown, audit, there, below)
 
     def nested(self, namespace: str) -> list[str]:
         """The namespaces below ``namespace`` (``<namespace>/...``) that hold anything."""

@@ -59,6 +59,10 @@ class EraseOut(BaseModel):
     dry_run: bool
     filters: dict[str, Any]
     audit: EraseAuditOut | None = Field(description="The audit row (null for a dry run).")
+    held: bool = Field(
+        default=True,
+        description="Whether the namespace held anything (false: a mistyped id?).",
+    )
     nested: list[str] = Field(
         default_factory=list,
         description="The namespaces below this one erased with it (each audited).",

@@ -165,9 +165,9 @@ class Worker:
     def _swept(self, job: Job) -> bool:
         """Whether the job's memory was erased while it ran; what the job wrote after
         the erase is then erased too (``Erasure.sweep_after_job``)."""
-        if job.memory_id is None:
-            return False
         store = self._core.store
+        if job.memory_id is None or store.jobs.get(job.id) is not None:
+            return False  # reaped, not erased: the job's row is still queued
         if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
             return False
         swept = Erasure(self._core).sweep_after_job(job.namespace, job.memory_id)

@@ -66,3 +66,20 @@ def test_a_filtered_erase_takes_derived_facts_and_keeps_the_rest(
     assert kept.content in left and secret.content not in left
     # The first memory's facts, derived before the race, go with it too.
     assert "User lives in Lisbon." not in left
+
+
+def test_a_filtered_erase_takes_the_graph_only_its_memories_stated(mem: Memory) -> None:
+    """A filtered erase kept the relations its memory stated (their source set to NULL)
+    and their entities: "uses_phone" and the entity "+44 7700 900123" outlived it."""
+    mem.add(TEXT, user_id="alice", metadata={"secret": True})
+    mem.add("Alice likes tea", user_id="alice")
+    mem.add("Alice Quorravelle lives in Lisbon", user_id="alice")  # still states Lisbon
+    mem.jobs.process_pending()
+    kinds = {r.relation_type for r in mem.graph.relations(user_id="alice")}
+    assert {"uses_phone", "likes", "lives_in"} <= kinds
+    mem.erasure.erase(user_id="alice", filters={"metadata.secret": True})
+    left = mem.graph.relations(user_id="alice")
+    assert "uses_phone" not in {r.relation_type for r in left}
+    assert {"likes", "lives_in"} <= {r.relation_type for r in left}
+    names = {e.name for e in mem.graph.entities(user_id="alice")}
+    assert PHONE not in names and "Lisbon" in names and "tea" in names

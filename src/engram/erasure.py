@@ -29,8 +29,6 @@ __all__ = ["EraseResult", "Erasure"]
 
 #: Memory ids read per page while collecting what a filtered erase removes.
 PAGE = 1000
-#: The erase audit's actor for what a job wrote after an erase took its memory.
-SWEEP_ACTOR = "pipeline"
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,39 +134,6 @@ class Erasure(Part):
             ids.extend(r.id for r in page)
             if len(page) < query.limit:
                 return ids
-
-    def sweep_after_job(self, namespace: str, memory_id: str) -> int:
-        """Erase what a pipeline job wrote from ``memory_id`` after an erase took it.
-
-        A job reads its memory, works with no transaction open, then writes facts, history
-        and review items in its own: an erase that commits meanwhile cannot see rows not
-        yet written, so the facts (the customer's phone, "User lives in Lisbon") landed in
-        the erased namespace after it. The worker calls this when its job's row has gone;
-        while the memory is stored (or tombstoned) it does nothing. Returns the memories
-        erased; an audit row (actor ``pipeline``) records them."""
-        core = self._core
-        core.check_open()
-        store = core.store
-        if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
-            return 0
-        derived: list[str] = []
-        query = ListQuery(limit=PAGE, include_deleted=True)
-        while True:  # only after a raced erase: what is left of the namespace is read once
-            page = store.memories.select(namespace, replace(query, offset=query.offset))
-            derived.extend(r.id for r in page if r.source_memory_id == memory_id)
-            if len(page) < PAGE:
-                break
-            query = replace(query, offset=query.offset + PAGE)
-        audit = store.erase.erase(
-            namespace,
-            [memory_id, *derived],
-            actor=SWEEP_ACTOR,
-            filters={"source_memory_id": memory_id},
-            now=utcnow(),
-        )
-        if core.index is not None and audit.memories:
-            core.index.invalidate(namespace)
-        return audit.memories
 
     def undone_since(self, when: datetime) -> list[EraseAudit]:
         """Whole-namespace erases made after ``when`` whose namespace holds data again,

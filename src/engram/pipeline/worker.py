@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engram.core import Core
-from engram.erasure import Erasure
 from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, shown
 from engram.pipeline.handlers import HANDLERS, Registry
 from engram.records import utcnow
@@ -164,13 +163,13 @@ class Worker:
 
     def _swept(self, job: Job) -> bool:
         """Whether the job's memory was erased while it ran; what the job wrote after
-        the erase is then erased too (``Erasure.sweep_after_job``)."""
+        the erase is then erased too (``sweep_erased``)."""
         store = self._core.store
         if job.memory_id is None or store.jobs.get(job.id) is not None:
             return False  # reaped, not erased: the job's row is still queued
         if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
             return False
-        swept = Erasure(self._core).sweep_after_job(job.namespace, job.memory_id)
+        swept = sweep_erased(self._core, job.namespace, job.memory_id)
         log.info(
             "job %s: its memory was erased while it ran; %d written since erased", job.id, swept
         )
@@ -267,3 +266,31 @@ class Worker:
             last_error=self._last_error,
             last_error_at=self._last_error_at,
         )
+
+
+#: The erase audit's actor for what a job wrote after an erase took its memory.
+SWEEP_ACTOR = "pipeline"
+
+
+def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
+    """Erase what a pipeline job wrote from ``memory_id`` after an erase took it.
+
+    A job reads its memory, works with no transaction open, then writes facts, history
+    and review items in its own: an erase that commits meanwhile cannot see rows not yet
+    written, so the facts (the customer's phone, "User lives in Lisbon") landed in the
+    erased namespace after it (round thirty). The store's erase of the id takes the
+    history and review rows written under it and every memory derived from it. Returns
+    the memories erased; an audit row (actor ``pipeline``) records them."""
+    store = core.store
+    if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
+        return 0
+    audit = store.erase.erase(
+        namespace,
+        [memory_id],
+        actor=SWEEP_ACTOR,
+        filters={"source_memory_id": memory_id},
+        now=utcnow(),
+    )
+    if core.index is not None and audit.memories:
+        core.index.invalidate(namespace)
+    return audit.memories

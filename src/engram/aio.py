@@ -369,6 +369,8 @@ class AsyncErasure(Awaitable[Erasure]):
     erase_everything = awaitable(Erasure.erase_everything)
     audit = awaitable(Erasure.audit)
     audit_count = awaitable(Erasure.audit_count)
+    nested = awaitable(Erasure.nested)
+    undone_since = awaitable(Erasure.undone_since)
 
 
 class AsyncAdmin(Awaitable[Admin]):

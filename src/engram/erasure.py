@@ -12,7 +12,8 @@ per erase (who, when, namespace, filters, counts), which no erase deletes. Tombs
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Unpack
 
 from engram.core import Part, Scope
@@ -42,6 +43,13 @@ class EraseResult(Record):
     filters: dict[str, Any]
     audit: EraseAudit | None
     """The audit row written (None for a dry run)."""
+    held: bool = True
+    """Whether the namespace held anything at all (False: a mistyped id? The erase still
+    writes its audit row)."""
+    nested: list[str] = field(default_factory=list)
+    """The namespaces below this one (``<namespace>/...``: a user's ``/shared`` space and
+    agents' private notes) erased with it, each with its own audit row; ``memories``
+    counts theirs too."""
 
 
 def _actor(actor: object) -> str | None:
@@ -62,17 +70,21 @@ class Erasure(Part):
         filters: Mapping[str, Any] | None = None,
         dry_run: bool = False,
         actor: str | None = None,
+        nested: bool = True,
         **who: Unpack[ScopeArgs],
     ) -> EraseResult:
         """Erase for good every memory of a namespace, or those ``filters`` pick (the
         native grammar of ``get_all``: record fields, ``tags``, ``metadata.<key>``), and
         record who did it in the erase audit. ``dry_run=True`` counts and changes
         nothing. Ids narrower than the namespace (``agent_id`` within ``user:alice``)
-        narrow the erase to their memories, as in ``get_all``."""
+        narrow the erase to their memories, as in ``get_all``. A whole namespace goes
+        with the namespaces below it (``user:alice/shared``, ``user:alice/<agent>``),
+        each audited, unless ``nested=False``."""
         core = self._core
         core.check_open()
-        if not isinstance(dry_run, bool):
-            raise InvalidInputError(f"dry_run must be true or false, got {type_name(dry_run)}")
+        for name, flag in (("dry_run", dry_run), ("nested", nested)):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(f"{name} must be true or false, got {type_name(flag)}")
         by = _actor(actor)
         if all(value is None for value in who.values()):
             raise InvalidInputError(
@@ -84,14 +96,35 @@ class Erasure(Part):
         whole = query == ListQuery(limit=PAGE, include_deleted=True)
         shown = described(scope, filters)
         store = core.store
+        held = set(store.erase.namespaces())
+        below = [n for n in held if n.startswith(scope.namespace + "/")] if whole and nested else []
+        below.sort()
+        there = scope.namespace in held or bool(below)
         if dry_run:
-            count = store.memories.count(scope.namespace, query=query)
-            return EraseResult(scope.namespace, count, whole, True, shown, None)
+            count = sum(store.memories.count(ns, query=query) for ns in [scope.namespace, *below])
+            return EraseResult(scope.namespace, count, whole, True, shown, None, there, below)
         ids = None if whole else self._ids(scope, query)
-        audit = store.erase.erase(scope.namespace, ids, actor=by, filters=shown, now=utcnow())
-        if core.index is not None:
-            core.index.invalidate(scope.namespace)
-        return EraseResult(scope.namespace, audit.memories, whole, False, shown, audit)
+        # The nested namespaces first: an erase cut short leaves the named one, so
+        # running it again finds and finishes the rest.
+        count = 0
+        for namespace in [*below, scope.namespace]:
+            audit = store.erase.erase(
+                namespace,
+                ids if namespace == scope.namespace else None,
+                actor=by,
+                filters=shown,
+                now=utcnow(),
+            )
+            count += audit.memories
+            if core.index is not None:
+                core.index.invalidate(namespace)
+        return EraseResult(scope.namespace, count, whole, False, shown, audit, there, below)
+
+    def nested(self, namespace: str) -> list[str]:
+        """The namespaces below ``namespace`` (``<namespace>/...``) that hold anything."""
+        self._core.check_open()
+        prefix = namespace + "/"
+        return [ns for ns in self._core.store.erase.namespaces() if ns.startswith(prefix)]
 
     def _ids(self, scope: Scope, query: ListQuery) -> list[str]:
         memories = self._core.store.memories
@@ -102,13 +135,34 @@ class Erasure(Part):
             if len(page) < query.limit:
                 return ids
 
+    def undone_since(self, when: datetime) -> list[EraseAudit]:
+        """Whole-namespace erases made after ``when`` whose namespace holds data again,
+        newest first: what restoring a backup made at ``when`` brought back (an export
+        keeps what it kept; the erase must be made again). ``engram import`` names them."""
+        core = self._core
+        core.check_open()
+        held = set(core.store.erase.namespaces())
+        seen: set[str] = set()
+        undone: list[EraseAudit] = []
+        for offset in range(0, core.store.erase.audit_count(None), PAGE):
+            for row in core.store.erase.audit(None, limit=PAGE, offset=offset):
+                if row.created_at <= when:
+                    return undone
+                if row.whole_namespace and row.namespace in held and row.namespace not in seen:
+                    seen.add(row.namespace)
+                    undone.append(row)
+        return undone
+
     def erase_everything(self, *, actor: str | None = None) -> list[EraseResult]:
         """Erase every namespace of the store (mem0's ``reset``), one audited erase per
         namespace; the audit rows stay."""
         core = self._core
         core.check_open()
         who = _actor(actor)
-        return [self.erase(namespace=ns, actor=who) for ns in core.store.erase.namespaces()]
+        return [
+            self.erase(namespace=ns, actor=who, nested=False)
+            for ns in core.store.erase.namespaces()
+        ]
 
     @scoped
     def audit(

@@ -41,6 +41,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -263,6 +264,18 @@ def import_jsonl(
         for row in spool.rows():
             rows.add(row)
     return counts + rows.finish()
+
+
+def made_at(file: Path) -> datetime:
+    """When an export was made (its header's ``created_at``; the epoch when it has none):
+    ``Erasure.undone_since`` names the erases made after it that an import undid."""
+    with file.open(encoding="utf-8") as f:
+        header = json.loads(f.readline() or "{}")
+    try:
+        made = lines.time_field(header, "created_at")
+    except (lines.Problem, KeyError, TypeError, ValueError, AttributeError):
+        return datetime.fromtimestamp(0, UTC)
+    return made if made.tzinfo is not None else made.replace(tzinfo=UTC)
 
 
 def check_file(file: Path) -> tuple[int, dict[str, int]]:

@@ -30,6 +30,11 @@ class EraseIn(m.Scope):
         "per key as in GET /v1/memories; none erases the whole namespace.",
     )
     dry_run: bool = Field(default=False, description="Count what would go; change nothing.")
+    nested: bool = Field(
+        default=True,
+        description="A whole namespace goes with the namespaces below it "
+        "(`user:<user>/shared`, `user:<user>/<agent>`); false: this one alone.",
+    )
 
 
 class EraseAuditOut(BaseModel):
@@ -54,6 +59,14 @@ class EraseOut(BaseModel):
     dry_run: bool
     filters: dict[str, Any]
     audit: EraseAuditOut | None = Field(description="The audit row (null for a dry run).")
+    held: bool = Field(
+        default=True,
+        description="Whether the namespace held anything (false: a mistyped id?).",
+    )
+    nested: list[str] = Field(
+        default_factory=list,
+        description="The namespaces below this one erased with it (each audited).",
+    )
 
 
 class EraseAuditQuery(m.Scope):
@@ -91,9 +104,12 @@ def erase(body: EraseIn, caller: Caller, state: State) -> dict[str, Any]:
         )
     mem, scope = _scoped(caller, state, body)
     actor = f"key:{caller.key_id}" if caller.key_id else "http"
-    result = mem.erasure.erase(
-        **_ids(scope), filters=body.filters, dry_run=body.dry_run, actor=actor
-    )
+    args = {**_ids(scope), "filters": body.filters, "nested": body.nested}
+    # A key bound to an agent reaches only some of a user's namespaces: every one the
+    # erase would take must be in reach, or nothing is erased (403).
+    for namespace in mem.erasure.erase(**args, dry_run=True).nested:
+        caller.scope(mem, namespace=namespace)
+    result = mem.erasure.erase(**args, dry_run=body.dry_run, actor=actor)
     return result.to_dict()
 
 

@@ -76,6 +76,14 @@ def forget_all(
         plan = mem.erasure.erase(**scope, filters=filters, dry_run=True)
         what = render.plural(plan.memories, "memory", "memories")
         where = f"namespace {plan.namespace!r}" + (" (filtered)" if filters else "")
+        if plan.nested:  # a user's /shared space and agents' notes go with it
+            where += " and " + ", ".join(repr(ns) for ns in plan.nested)
+        if not plan.held:  # the audit row would record an erase of nothing
+            render.err_console.print(
+                f"warning: {where} holds nothing (a mistyped --user or --namespace?); "
+                "engram doctor lists the namespaces",
+                markup=False,
+            )
         if dry_run:
             if as_json:
                 render.emit_json(plan.to_dict())

@@ -33,6 +33,11 @@ from engram.errors import InvalidInputError
 @click.option("--all", "all_namespaces", is_flag=True, help="Export every namespace.")
 @click.option("--vectors", is_flag=True, help="Include vectors (base64 float32 with model).")
 @click.option(
+    "--nested/--no-nested",
+    default=True,
+    help="With the namespaces below the one named (user:<u>/shared, user:<u>/<agent>).",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
@@ -44,23 +49,31 @@ def export(
     scope: dict[str, Any],
     all_namespaces: bool,
     vectors: bool,
+    nested: bool,
     output: str | None,
     as_json: bool,
 ) -> None:
     """Write memories (tombstoned ones too), history, feedback and transcripts as JSONL.
 
-    Exports one namespace (default 'default'), or every one with --all. Without -o the
-    JSONL goes to standard output and the summary to standard error.
+    Exports one namespace (default 'default') with the namespaces below it (a user's
+    /shared space and agents' notes; --no-nested: that one alone), or every one with
+    --all. Without -o the JSONL goes to standard output and the summary to standard error.
     """
     if all_namespaces and any(scope.values()):
         raise InvalidInputError("--all exports every namespace: drop --namespace/--user/...")
     with obj.memory(must_exist=True, embedder=None) as mem:
-        namespaces = None if all_namespaces else [mem.scope(**scope).namespace]
+        namespaces = None
+        if not all_namespaces:
+            named = mem.scope(**scope).namespace
+            # A subject access request for a user wants their crew's namespaces too.
+            namespaces = [named, *(mem.erasure.nested(named) if nested else [])]
         with _destination(output) as out, _bar("exporting", as_json) as progress:
             counts = mem.admin.export_jsonl(
                 out, namespaces=namespaces, vectors=vectors, progress=progress
             )
     where = "every namespace" if namespaces is None else f"namespace {namespaces[0]!r}"
+    if namespaces is not None and len(namespaces) > 1:
+        where += " and " + ", ".join(repr(ns) for ns in namespaces[1:])
     if namespaces is not None and not (counts.memories or counts.transcripts or counts.rows):
         # Most likely a mistyped --user or -n: a backup of nothing should not pass quietly.
         render.err_console.print(
@@ -123,8 +136,16 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
                 counts = mem.admin.import_jsonl(
                     path, vectors=not skip_vectors, trusted=trusted, progress=progress
                 )
+                undone = mem.erasure.undone_since(transfer.made_at(Path(path)))
     except KeyboardInterrupt:
         _interrupted(seen[0], seen[1], as_json)  # after the bar has drawn its last state
+    for row in undone:  # a backup from before an erase brings the person back
+        render.err_console.print(
+            f"warning: namespace {row.namespace!r} was erased at {row.created_at:%Y-%m-%d %H:%M} "
+            f"UTC (audit #{row.id}), after this export was made, and holds data again: "
+            f"erase it again (engram forget --all --namespace {row.namespace})",
+            markup=False,
+        )
     if as_json:
         out: dict[str, Any] = {
             name: getattr(counts, name)

@@ -131,7 +131,10 @@ class Worker:
             finished = store.complete(job.id, result, now=self.clock(), attempt=job.attempts)
         except NotFoundError:
             # Reaped (and maybe leased again) while the handler ran: the newer lease
-            # owns the job now, so this run is not recorded.
+            # owns the job now, so this run is not recorded. Or erased with its memory:
+            # what the handler wrote after the erase goes too.
+            if self._swept(job):
+                return None
             log.warning("job %s: its lease expired while it ran; result dropped", job.id)
             return store.get(job.id)
         except InvalidInputError as exc:  # the result is not JSON
@@ -154,8 +157,23 @@ class Worker:
             return self._core.store.jobs.fail(
                 job.id, error, now=now, retry_at=retry_at, attempt=job.attempts
             )
-        except NotFoundError:  # reaped meanwhile: the newer lease owns it
+        except NotFoundError:  # reaped meanwhile (the newer lease owns it), or erased
+            self._swept(job)
             return self._core.store.jobs.get(job.id)
+
+    def _swept(self, job: Job) -> bool:
+        """Whether the job's memory was erased while it ran; what the job wrote after
+        the erase is then erased too (``sweep_erased``)."""
+        store = self._core.store
+        if job.memory_id is None or store.jobs.get(job.id) is not None:
+            return False  # reaped, not erased: the job's row is still queued
+        if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
+            return False
+        swept = sweep_erased(self._core, job.namespace, job.memory_id)
+        log.info(
+            "job %s: its memory was erased while it ran; %d written since erased", job.id, swept
+        )
+        return True
 
     def reap(self) -> int:
         """Return leases older than ``lease_timeout_s`` (their worker died) to pending."""
@@ -248,3 +266,31 @@ class Worker:
             last_error=self._last_error,
             last_error_at=self._last_error_at,
         )
+
+
+#: The erase audit's actor for what a job wrote after an erase took its memory.
+SWEEP_ACTOR = "pipeline"
+
+
+def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
+    """Erase what a pipeline job wrote from ``memory_id`` after an erase took it.
+
+    A job reads its memory, works with no transaction open, then writes facts, history
+    and review items in its own: an erase that commits meanwhile cannot see rows not yet
+    written, so the facts (the customer's phone, "User lives in Lisbon") landed in the
+    erased namespace after it (round thirty). The store's erase of the id takes the
+    history and review rows written under it and every memory derived from it. Returns
+    the memories erased; an audit row (actor ``pipeline``) records them."""
+    store = core.store
+    if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
+        return 0
+    audit = store.erase.erase(
+        namespace,
+        [memory_id],
+        actor=SWEEP_ACTOR,
+        filters={"source_memory_id": memory_id},
+        now=utcnow(),
+    )
+    if core.index is not None and audit.memories:
+        core.index.invalidate(namespace)
+    return audit.memories

@@ -67,11 +67,34 @@ def _erase_namespace(conn: Conn, d: Dialect, namespace: str) -> tuple[int, int]:
     return memories, rows
 
 
+def _with_derived(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -> list[str]:
+    """``memory_ids`` and the memories derived from them, at any depth: the pipeline's
+    facts carry the memory they were read from (``source_memory_id``) and repeat its
+    words ("User's phone is ..."), so they go with it (round thirty)."""
+    picked = dict.fromkeys(memory_ids)
+    frontier = list(picked)
+    while frontier:
+        found: list[str] = []
+        for chunk in d.chunks(frontier):
+            found.extend(
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM memories WHERE namespace = ? "
+                    f"AND source_memory_id IN ({d.marks(len(chunk))})",
+                    (namespace, *chunk),
+                ).fetchall()
+                if r[0] not in picked
+            )
+        frontier = list(dict.fromkeys(found))
+        picked.update(dict.fromkeys(frontier))
+    return list(picked)
+
+
 def _erase_memories(
     conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]
 ) -> tuple[int, int]:
     memories = rows = 0
-    for chunk in d.chunks(list(memory_ids)):
+    for chunk in d.chunks(_with_derived(conn, d, namespace, memory_ids)):
         marks = d.marks(len(chunk))
         for table in ("memory_history", "memory_feedback_log", "memory_jobs"):
             rows += conn.execute(
@@ -88,13 +111,75 @@ def _erase_memories(
             "(SELECT id FROM memories WHERE namespace = ?)",
             (*chunk, namespace),
         ).rowcount
+        stated = _stated(conn, namespace, chunk, marks)
         erased = conn.execute(
             f"DELETE FROM memories WHERE {_BY_ID[d.name]}namespace = ? AND id IN ({marks})",
             (namespace, *chunk),
         ).rowcount
         memories += erased
-        rows += erased
+        rows += erased + _unstated(conn, d, namespace, *stated)
     return memories, rows
+
+
+def _stated(
+    conn: Conn, namespace: str, chunk: Sequence[str], marks: str
+) -> tuple[list[int], list[int]]:
+    """The relations and entities ``chunk``'s memories stated or mentioned (read before
+    they go: their mention rows cascade with them)."""
+    relations = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT id FROM relations WHERE namespace = ? AND source_memory_id IN ({marks}) "
+            f"UNION SELECT relation_id FROM relation_mentions WHERE memory_id IN ({marks})",
+            (namespace, *chunk, *chunk),
+        ).fetchall()
+    ]
+    entities = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT entity_id FROM memory_entity_mentions WHERE memory_id IN ({marks})",
+            tuple(chunk),
+        ).fetchall()
+    ]
+    return relations, entities
+
+
+def _unstated(
+    conn: Conn, d: Dialect, namespace: str, relations: list[int], entities: list[int]
+) -> int:
+    """Delete the relations no remaining memory states, then the entities no remaining
+    memory or relation names (round thirty: a filtered erase left "uses_phone" and the
+    entity "+44 7700 900123" in the graph, their source set to NULL). What another memory
+    still states or mentions stays."""
+    rows = 0
+    ends: list[int] = []
+    for chunk in d.chunks(relations):
+        marks = d.marks(len(chunk))
+        ends.extend(
+            v
+            for r in conn.execute(
+                f"SELECT source_entity_id, target_entity_id FROM relations "
+                f"WHERE namespace = ? AND id IN ({marks})",
+                (namespace, *chunk),
+            ).fetchall()
+            for v in r
+        )
+        rows += conn.execute(
+            f"DELETE FROM relations WHERE namespace = ? AND id IN ({marks}) AND NOT EXISTS "
+            "(SELECT 1 FROM relation_mentions m WHERE m.relation_id = relations.id)",
+            (namespace, *chunk),
+        ).rowcount
+    for chunk in d.chunks(list(dict.fromkeys([*entities, *ends]))):
+        marks = d.marks(len(chunk))
+        rows += conn.execute(
+            f"DELETE FROM entities WHERE namespace = ? AND id IN ({marks}) "
+            "AND NOT EXISTS (SELECT 1 FROM memory_entity_mentions m "
+            "WHERE m.entity_id = entities.id) "
+            "AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = entities.id "
+            "OR r.target_entity_id = entities.id)",
+            (namespace, *chunk),
+        ).rowcount
+    return rows
 
 
 class SqlErase(SqlPart, EraseStore):

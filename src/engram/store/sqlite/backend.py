@@ -21,6 +21,7 @@ from engram.store.sqlite import hints
 from engram.store.sqlite.chunks import SQLiteChunkIndex
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
+from engram.store.sqlite.erase import SQLiteErase
 from engram.store.sqlite.facts import SQLiteMemories
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
@@ -41,10 +42,11 @@ class SQLiteStore(SqlStore):
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
         db = Database(path, busy_timeout_ms=busy_timeout_ms)
+        keyword = SQLiteKeywordUpkeep()
         super().__init__(
             db,
             SQLITE,
-            SQLiteKeywordUpkeep(),
+            keyword,
             chunk_index=SQLiteChunkIndex(db),
             hint_index=SQLiteHintIndex(db),
             bundle_vectors=SQLiteBundleVectors(),
@@ -56,6 +58,10 @@ class SQLiteStore(SqlStore):
         self.graph_counts = SQLiteGraphCounts(self._sql, self._db, blocks=self.memories.blocks)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors: SQLiteVectors = SQLiteVectors(self._db)
+        # An erase also drops the namespace's snapshots beside the file (sqlite/erase.py).
+        self.erase = SQLiteErase(
+            self._sql, keyword, db.location, self.keyword.terms, self.memories.blocks
+        )
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"

@@ -68,6 +68,16 @@ class Sizes:
         entries.clear()
         self.small.clear()
 
+    def drop(self, entries: dict[str, E], namespace: str) -> threading.Thread | None:
+        """Drop one namespace's entry and verdict (its data was erased); the build in
+        flight, if any, is returned so the caller can wait for it to finish writing."""
+        self.small.pop(namespace, None)
+        entry = entries.pop(namespace, None)
+        if entry is None:
+            return None
+        build, entry.build = entry.build, None
+        return build
+
     def large(self, conn: sqlite3.Connection, namespace: str, wanted: int) -> bool:
         """Whether ``namespace`` holds ``wanted`` live memories (counted no further);
         a no is kept."""

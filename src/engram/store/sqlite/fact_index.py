@@ -131,6 +131,15 @@ class FactIndex:
         for thread in threads:
             thread.join(timeout)
 
+    def erased(self, namespace: str, timeout: float = 60.0) -> None:
+        """Forget a namespace whose memories were erased, and wait for its load or make
+        in flight (see ``TermSearch.erased``: its save must land before the erase drops
+        the files)."""
+        with self._lock:
+            build = self._sizes.drop(self._entries, namespace)
+        if build is not None and build is not threading.current_thread():
+            build.join(timeout)
+
     def state(self) -> dict[str, object]:
         with self._lock:
             entries = dict(self._entries)

@@ -317,6 +317,25 @@ def remove_model(directory: Path | None, model: str | None) -> None:
             drop_generations(directory, manifest.name.removesuffix(".json"))
 
 
+def drop_namespace(directory: Path | None, namespace: str) -> int:
+    """Drop every snapshot of ``namespace`` (vectors of any model, terms, facts): each
+    manifest names its namespace, so a kind added later is dropped too. Returns how many
+    were dropped. An erase calls it: the files hold the erased memories' vectors, ids,
+    terms and openings, and would otherwise stay until the namespace is searched again."""
+    if directory is None or not directory.is_dir():
+        return 0
+    dropped = 0
+    for manifest in directory.glob("*.json"):
+        try:
+            saved = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(saved, dict) and saved.get("namespace") == namespace:
+            drop_generations(directory, manifest.name.removesuffix(".json"))
+            dropped += 1
+    return dropped
+
+
 def load_array(path: Path, *, mapped: bool) -> npt.NDArray[Any]:
     """A saved array, memory-mapped read-only when ``mapped`` (as a plain ndarray over
     the map: ``np.memmap``'s Python ``__getitem__`` cost ~1 us on every row read)."""

@@ -250,6 +250,15 @@ class TermSearch:
         with self._lock:
             self._sizes.forget(self._entries)
 
+    def erased(self, namespace: str, timeout: float = 60.0) -> None:
+        """Forget a namespace whose memories were erased, and wait for its build in
+        flight: a build that read the store before the erase must finish saving its
+        snapshot before the erase drops the files, or the snapshot outlives it."""
+        with self._lock:
+            build = self._sizes.drop(self._entries, namespace)
+        if build is not None and build is not threading.current_thread():
+            build.join(timeout)
+
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows: the namespaces ranked in memory, builds, failures."""
         with self._lock:

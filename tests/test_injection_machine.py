@@ -7,7 +7,6 @@ detector catches is cleared. tool40 (``scripts/inject41_tool40.py``) is balanced
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from engram import safety, safety_machine
 from engram.bench import injection
 from engram.embed.minilm import MiniLMEmbedder
 from engram.injection_detector import CUES, for_model
+from linear_time import growth
 
 DATA = Path(injection.__file__).resolve().parents[1] / "data"
 
@@ -99,17 +99,11 @@ def test_the_detector_no_longer_flags_honest_tool_output(minilm: MiniLMEmbedder)
 
 
 def test_hostile_input_is_read_in_linear_time() -> None:
-    def best(text: str) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            safety_machine.tool_output(text, CUES)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
     for unit in ("a  b  " * 50 + "\n", "key: " + "x " * 100 + "\n", "{" * 300 + "\n"):
-        small, large = best(unit * 200), best(unit * 2000)
-        assert large < 20 * small + 0.05, unit[:20]
+        small, large = growth(
+            lambda text: safety_machine.tool_output(text, CUES), unit * 200, unit * 2000
+        )
+        assert large < 20 * small + 0.05, (unit[:20], small, large)
 
 
 def test_tool40_folds_are_balanced_and_new() -> None:

@@ -31,7 +31,9 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     assert core.linker is not None
     statements: list[tuple[str, Statement]] = []
     decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
-    reads = BatchReads(core.store)  # the plans' graph reads, each made once a batch
+    # The plans' graph reads, each made once a batch, and the batch's own memories (an
+    # earlier turn's text, which the keyword index may not see before the commit).
+    reads = BatchReads(core.store, records)
     before: MemoryRecord | None = None
     sessions = {r.id: r.session_id for r in records}
     for record in records:
@@ -87,9 +89,20 @@ def _told_earlier(
     """Whether ``record`` is a turn of a session an earlier statement of the batch,
     not yet recorded, read a relation of: a mined chat's later turn that may change it
     (the user's, or an assistant's acknowledging the turn before it; any other
-    assistant's turn reads no relation, so it needs no fresh reads)."""
-    if record.session_id is None or not statements:
+    assistant's turn reads no relation, so it needs no fresh reads); or, outside a
+    session, a memory that says a change after a statement of the batch that read one."""
+    if not statements:
         return False
+    if record.session_id is None:
+        # Outside a chat, a batch's memory that says a change (batch40: "The boiler is
+        # serviced by Octopus now." after "... by British Gas." in one ``add_many``) reads
+        # what the batch's earlier memories stated, as told one ``add`` at a time.
+        return (
+            record.other_role is None
+            and core.changes is not None
+            and bool(core.changes(record.content))
+            and any(s.triples for _, s in statements)
+        )
     if record.other_role is not None and (
         core.confirmer is None
         or before is None

@@ -16,15 +16,25 @@ entity read of a namespace reads every name its entities have (``GraphCountStore
 one statement, while there are at most ``NAMES_READ``), and a name outside them is
 answered "none" without a statement; a name among them is read as before. That was
 two in five of ``add_many``'s statements on PostgreSQL at 20k (issue 29, pgadd26).
+
+It also holds the batch's own memories (``written``, batch40). They are in the store but
+not yet committed, and the keyword index does not see them on every backend (SQLite's
+is read on its second connection, PostgreSQL's inside the transaction): a reader that
+needs an earlier memory's text ("The cat eats Purina." before "The cat eats Royal Canin
+now." in one ``add_many`` or one mined chat) asks ``sharing`` for the batch's memories
+that hold its words, so both backends, and a batch and one ``add`` at a time, read the
+same earlier memories.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engram.records import MemoryRecord
 from engram.store.protocols.graph import canonical_name, normal_name
+from engram.text import keywords
 
 #: Names read at most for the "has no entity" answers: reading them costs a few
 #: microseconds each, a statement a round trip (0.2-1 ms), and a batch asks a few
@@ -58,11 +68,14 @@ class BatchReads:
     """``store`` with the graph reads of ``_READS`` remembered until anything else is
     called on it."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, written: Sequence[MemoryRecord] = ()) -> None:
         self._store = store
         self._memo: dict[Any, Any] = {}
         self.hits = 0
         """Reads answered from memory."""
+        self.written = tuple(written)
+        """The batch's memories, in the order they were written."""
+        self._words: dict[str, frozenset[str]] = {}
         self.graph = _Part(self, "graph", store.graph)
         self.graph_counts = _Part(self, "graph_counts", store.graph_counts)
 
@@ -84,6 +97,23 @@ class BatchReads:
 
     def forget(self) -> None:
         self._memo.clear()
+
+    def sharing(self, namespace: str, words: Collection[str]) -> list[tuple[MemoryRecord, int]]:
+        """The batch's memories of ``namespace`` holding any of ``words`` (the query's
+        ``engram.text.keywords``), each with how many of them it holds, in batch order.
+        A memory's keywords are read once a batch (``add_many`` plans hundreds)."""
+        wanted = {_stem(w) for w in words}
+        out: list[tuple[MemoryRecord, int]] = []
+        for record in self.written:
+            if record.namespace != namespace:
+                continue
+            said = self._words.get(record.id)
+            if said is None:
+                said = self._words[record.id] = frozenset(map(_stem, keywords(record.content)))
+            shared = len(wanted & said)
+            if shared:
+                out.append((record, shared))
+        return out
 
     def named(self, namespace: str, name: str) -> bool:
         """False when no entity of ``namespace`` can be ``name`` (``GraphStore.entity``
@@ -129,3 +159,18 @@ class _Part:
 
         setattr(self, method, remembered)  # found without ``__getattr__`` from now on
         return remembered
+
+
+def written(store: object) -> BatchReads | None:
+    """``store`` when it is a batch's reads (the write path's plans), else None (the
+    ``extract`` job reads the committed store, whose keyword index sees every memory)."""
+    return store if isinstance(store, BatchReads) else None
+
+
+def _stem(word: str) -> str:
+    """A keyword with a plural's or possessive's "s" taken off: both backends' keyword
+    indexes stem ("lessons" finds "lesson"); this is the little of it a batch's own
+    memories are matched with."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -264,12 +264,6 @@ def _value(words: Sequence[str]) -> bool:
     return not all(w in STOPWORDS for w in words)
 
 
-def _slot_words(source: str, relation: str) -> frozenset[str]:
-    """The words naming a slot (its subject's and relation's), no copula or stopword."""
-    words = re.split(r"[^\w]+|_", f"{source} {relation}".lower())
-    return frozenset(w for w in words if w and w not in COPULAS and w not in STOPWORDS)
-
-
 def _same(a: str, b: str) -> bool:
     one, two = canonical_name(a), canonical_name(b)
     return one == two or one in two.split() or two in one.split()
@@ -281,28 +275,15 @@ def close(
     text: str,
     statement: Statement,
     end: Callable[[Relation], None],
-    held: Sequence[Relation] = (),
 ) -> list[Triple]:
     """Read ``again`` of the memories the keyword index ranks first for ``text``; record
     the old value as held from its memory's time, ended through ``end``; the new value's
-    triple for the plan (none when nothing was read). ``held``: the namespace's current
-    relations; when one of them holds the old value in a slot named by the same words
-    and more, this reads nothing, so the reader of held slots (``change_earlier``)
-    closes that one."""
+    triple for the plan (none when nothing was read)."""
     if change_named.stated_change(text) is None:
         return []
     earlier = earlier_memories(store, namespace, text, statement)
     read = again(text, [m.content for m in earlier])
     if read is None:
-        return []
-    slot = _slot_words(read.source, read.relation)
-    if any(
-        slot and _same(r.target, read.old) and slot <= _slot_words(r.source, r.relation_type)
-        for r in held
-    ):
-        # "Her lunch money is 2.50 a day." was read as ``user her_lunch_money``: a second
-        # reading ``lunch money is`` would close its own copy and leave that one open
-        # (batch40: seen once the batch's own earlier turns were read).
         return []
     first = earlier[read.earlier]
     new = (read.source, read.relation, read.new, CONFIDENCE)

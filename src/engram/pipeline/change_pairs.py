@@ -64,7 +64,7 @@ def close(
     """The fact said again (``change_again``) or swapped, its old value ended through
     ``end``; the new value's triple for the plan (none when nothing was read).
     ``held``: the namespace's current relations, newest first, this memory's left out."""
-    again = change_again.close(store, namespace, text, statement, end, held)
+    again = change_again.close(store, namespace, text, statement, end)
     if again:
         return again
     found = change_swap.swap(text)

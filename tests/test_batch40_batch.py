@@ -3,7 +3,7 @@ value and its change in one ``add_many``, or as turns of one mined chat, close t
 value as the same two told by two ``add`` calls do, on both backends. Before, the
 earlier-memory reader (``change_again.earlier_memories``) asked the keyword index only:
 SQLite's reads committed rows, so it found no memory of the batch; PostgreSQL's reads
-inside the transaction, where the batch's later memories crowded out the earlier one."""
+inside the transaction, where the batch's later memories take places in its ranking."""
 
 from __future__ import annotations
 
@@ -94,8 +94,8 @@ def test_a_change_in_one_mined_chat_closes_its_earlier_value(
 
 
 def test_the_batch_s_later_memories_do_not_crowd_out_the_earlier_one(mem: Memory) -> None:
-    # Six later notes that name the new food: PostgreSQL's keyword index, read inside
-    # the batch's transaction, ranked them above the first statement.
+    # Six later notes that name the new food: read inside the batch's transaction (as
+    # PostgreSQL's keyword index is), they rank above the first statement.
     later = [f"Royal Canin box {k} for the cat arrived." for k in range(6)]
     turns = ["The cat eats Purina.", "The cat eats Royal Canin now.", *later]
     current, closed = _batch(mem, "crowd", turns)

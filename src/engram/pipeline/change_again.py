@@ -308,7 +308,8 @@ def earlier_memories(
     read beside the index (batch40): the ``LOOK_BACK`` holding most of ``query``'s words,
     and the index's first ``LOOK_BACK + 1`` outside the batch. Before that, a first
     value and its change told in one ``add_many`` or one mined chat read nothing on
-    SQLite (its index reads committed rows only) and, on PostgreSQL, a list where the batch's later memories took places."""
+    SQLite (its index reads committed rows only) and, on PostgreSQL, a list where the
+    batch's later memories took places."""
     match = fts_query(query)
     if match is None:
         return []

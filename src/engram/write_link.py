@@ -20,8 +20,12 @@ from engram.core import Core
 from engram.records import MemoryRecord, utcnow
 from engram.store.batch_reads import BatchReads
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
+from engram.text import keywords
 
 log = logging.getLogger("engram.write")
+#: A batch's memory that says a change has the batch's earlier statements recorded first
+#: when one of them shares this many keywords with it (batch40).
+SHARED_WORDS = 2
 
 
 def link(core: Core, records: Sequence[MemoryRecord]) -> None:
@@ -37,7 +41,7 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     before: MemoryRecord | None = None
     sessions = {r.id: r.session_id for r in records}
     for record in records:
-        if _told_earlier(core, record, before, statements, sessions):
+        if _told_earlier(core, record, before, statements, sessions, reads):
             # A chat's turn reads the slots its earlier turns stated (mined38): what the
             # batch read so far is recorded first, and the remembered reads forgotten.
             _record(core, statements)
@@ -85,6 +89,7 @@ def _told_earlier(
     before: MemoryRecord | None,
     statements: Sequence[tuple[str, Statement]],
     sessions: Mapping[str, str | None],
+    reads: BatchReads,
 ) -> bool:
     """Whether ``record`` is a turn of a session an earlier statement of the batch,
     not yet recorded, read a relation of: a mined chat's later turn that may change it
@@ -96,13 +101,15 @@ def _told_earlier(
     if record.session_id is None:
         # Outside a chat, a batch's memory that says a change (batch40: "The boiler is
         # serviced by Octopus now." after "... by British Gas." in one ``add_many``) reads
-        # what the batch's earlier memories stated, as told one ``add`` at a time.
-        return (
-            record.other_role is None
-            and core.changes is not None
-            and bool(core.changes(record.content))
-            and any(s.triples for _, s in statements)
-        )
+        # what the batch's earlier memories stated, as told one ``add`` at a time, when one
+        # that read a relation shares two of its words (recording costs a graph write).
+        if record.other_role is not None or core.changes is None:
+            return False
+        stating = {s.memory_id for _, s in statements if s.triples}
+        if not stating or not core.changes(record.content):
+            return False
+        shared = reads.sharing(record.namespace, keywords(record.content))
+        return any(r.id in stating and n >= SHARED_WORDS for r, n in shared)
     if record.other_role is not None and (
         core.confirmer is None
         or before is None

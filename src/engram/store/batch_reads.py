@@ -28,6 +28,7 @@ same earlier memories.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,10 @@ from engram.text import keywords
 #: microseconds each, a statement a round trip (0.2-1 ms), and a batch asks a few
 #: hundred names; past this many, every name is read as it is asked.
 NAMES_READ = 20_000
+#: ``sharing`` leaves out a word more than this share of a batch's memories hold (and
+#: more than ``COMMON_MIN`` of them): a word of every other memory, like a name on each turn.
+COMMON = 0.1
+COMMON_MIN = 4
 #: The reads remembered, per part of the store: none of them writes.
 _READS = {
     "graph": frozenset({"entity", "entities", "relations"}),
@@ -75,7 +80,8 @@ class BatchReads:
         """Reads answered from memory."""
         self.written = tuple(written)
         """The batch's memories, in the order they were written."""
-        self._words: dict[str, frozenset[str]] = {}
+        self._words: dict[str, list[tuple[MemoryRecord, frozenset[str]]]] = {}
+        self._common: dict[str, frozenset[str]] = {}
         self.graph = _Part(self, "graph", store.graph)
         self.graph_counts = _Part(self, "graph_counts", store.graph_counts)
 
@@ -101,19 +107,31 @@ class BatchReads:
     def sharing(self, namespace: str, words: Collection[str]) -> list[tuple[MemoryRecord, int]]:
         """The batch's memories of ``namespace`` holding any of ``words`` (the query's
         ``engram.text.keywords``), each with how many of them it holds, in batch order.
-        A memory's keywords are read once a batch (``add_many`` plans hundreds)."""
-        wanted = {_stem(w) for w in words}
+        A word most of a large batch holds (a speaker's name on every turn of an import)
+        tells no memory from another and is not counted (``COMMON``). A memory's
+        keywords are read once a batch (``add_many`` plans hundreds)."""
+        said = self._said(namespace)
+        common = self._common.get(namespace, frozenset())
+        wanted = {_stem(w) for w in words} - common
         out: list[tuple[MemoryRecord, int]] = []
-        for record in self.written:
-            if record.namespace != namespace:
-                continue
-            said = self._words.get(record.id)
-            if said is None:
-                said = self._words[record.id] = frozenset(map(_stem, keywords(record.content)))
-            shared = len(wanted & said)
+        for record, held in said:
+            shared = len(wanted & held)
             if shared:
                 out.append((record, shared))
         return out
+
+    def _said(self, namespace: str) -> list[tuple[MemoryRecord, frozenset[str]]]:
+        found = self._words.get(namespace)
+        if found is None:
+            found = self._words[namespace] = [
+                (r, frozenset(map(_stem, keywords(r.content))))
+                for r in self.written
+                if r.namespace == namespace
+            ]
+            counts = Counter(w for _, held in found for w in held)
+            most = max(COMMON_MIN, COMMON * len(found))
+            self._common[namespace] = frozenset(w for w, n in counts.items() if n > most)
+        return found
 
     def named(self, namespace: str, name: str) -> bool:
         """False when no entity of ``namespace`` can be ``name`` (``GraphStore.entity``

@@ -24,8 +24,8 @@ from engram.text import keywords
 
 log = logging.getLogger("engram.write")
 #: A batch's memory that says a change has the batch's earlier statements recorded first
-#: when one of them shares this many keywords with it (batch40).
-SHARED_WORDS = 2
+#: when one of them shares this many of its keywords, none of the batch's common ones (batch40).
+SHARED_WORDS = 1
 
 
 def link(core: Core, records: Sequence[MemoryRecord]) -> None:
@@ -102,7 +102,7 @@ def _told_earlier(
         # Outside a chat, a batch's memory that says a change (batch40: "The boiler is
         # serviced by Octopus now." after "... by British Gas." in one ``add_many``) reads
         # what the batch's earlier memories stated, as told one ``add`` at a time, when one
-        # that read a relation shares two of its words (recording costs a graph write).
+        # that read a relation shares an uncommon word with it (recording costs a graph write).
         if record.other_role is not None or core.changes is None:
             return False
         stating = {s.memory_id for _, s in statements if s.triples}

@@ -107,10 +107,9 @@ class BatchReads:
     def sharing(self, namespace: str, words: Collection[str]) -> list[tuple[MemoryRecord, int]]:
         """The batch's memories of ``namespace`` holding any of ``words`` (the query's
         ``engram.text.keywords``), each with how many of them it holds, in batch order.
-        A word more than a tenth of a large batch holds (a speaker's name on every turn of an
-        import)
-        tells no memory from another and is not counted (``COMMON``). A memory's
-        keywords are read once a batch (``add_many`` plans hundreds)."""
+        A word more than a tenth of a large batch holds (a speaker's name on every turn
+        of an import) tells no memory from another and is not counted (``COMMON``). A
+        memory's keywords are read once a batch (``add_many`` plans hundreds)."""
         said = self._said(namespace)
         common = self._common.get(namespace, frozenset())
         wanted = {_stem(w) for w in words} - common

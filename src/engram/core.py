@@ -64,6 +64,10 @@ Protector = Callable[[str], tuple[str, float] | None]
 #: mined38: (an assistant's reply, the user's turn before it) -> the change the reply
 #: confirms, said as the user's ("The budget is now 11k."), or None (``Core.confirmer``).
 Confirmer = Callable[[str, str], str | None]
+#: batch40: a memory's text -> whether it states a change of something ("The cat eats
+#: Royal Canin now."): in a batch, what its earlier memories read is recorded before it
+#: is planned (``Core.changes``, ``engram.pipeline.change_named.stated_change``).
+ChangeSaid = Callable[[str], object]
 #: A policy every new memory passes before it is written (FEATURES S2's memory levels,
 #: ``mem.agents``): given the record and whether the caller named its namespace, it
 #: returns the record to write (maybe moved to another namespace) or raises
@@ -181,6 +185,7 @@ class Core:
         self.closer: Closer | None = None
         self.protector: Protector | None = None
         self.confirmer: Confirmer | None = None
+        self.changes: ChangeSaid | None = None
         self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0

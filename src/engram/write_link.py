@@ -20,8 +20,12 @@ from engram.core import Core
 from engram.records import MemoryRecord, utcnow
 from engram.store.batch_reads import BatchReads
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
+from engram.text import keywords
 
 log = logging.getLogger("engram.write")
+#: A batch's memory that says a change has the batch's earlier statements recorded first
+#: when one of them shares this many of its keywords, none of the batch's common ones (batch40).
+SHARED_WORDS = 1
 
 
 def link(core: Core, records: Sequence[MemoryRecord]) -> None:
@@ -31,11 +35,13 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     assert core.linker is not None
     statements: list[tuple[str, Statement]] = []
     decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
-    reads = BatchReads(core.store)  # the plans' graph reads, each made once a batch
+    # The plans' graph reads, each made once a batch, and the batch's own memories (an
+    # earlier turn's text, which the keyword index may not see before the commit).
+    reads = BatchReads(core.store, records)
     before: MemoryRecord | None = None
     sessions = {r.id: r.session_id for r in records}
     for record in records:
-        if _told_earlier(core, record, before, statements, sessions):
+        if _told_earlier(core, record, before, statements, sessions, reads):
             # A chat's turn reads the slots its earlier turns stated (mined38): what the
             # batch read so far is recorded first, and the remembered reads forgotten.
             _record(core, statements)
@@ -83,13 +89,27 @@ def _told_earlier(
     before: MemoryRecord | None,
     statements: Sequence[tuple[str, Statement]],
     sessions: Mapping[str, str | None],
+    reads: BatchReads,
 ) -> bool:
     """Whether ``record`` is a turn of a session an earlier statement of the batch,
     not yet recorded, read a relation of: a mined chat's later turn that may change it
     (the user's, or an assistant's acknowledging the turn before it; any other
-    assistant's turn reads no relation, so it needs no fresh reads)."""
-    if record.session_id is None or not statements:
+    assistant's turn reads no relation, so it needs no fresh reads); or, outside a
+    session, a memory that says a change after a statement of the batch that read one."""
+    if not statements:
         return False
+    if record.session_id is None:
+        # Outside a chat, a batch's memory that says a change (batch40: "The boiler is
+        # serviced by Octopus now." after "... by British Gas." in one ``add_many``) reads
+        # what the batch's earlier memories stated, as told one ``add`` at a time, when one
+        # that read a relation shares an uncommon word with it (recording costs a graph write).
+        if record.other_role is not None or core.changes is None:
+            return False
+        stating = {s.memory_id for _, s in statements if s.triples}
+        if not stating or not core.changes(record.content):
+            return False
+        shared = reads.sharing(record.namespace, keywords(record.content))
+        return any(r.id in stating and n >= SHARED_WORDS for r, n in shared)
     if record.other_role is not None and (
         core.confirmer is None
         or before is None

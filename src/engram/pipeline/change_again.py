@@ -32,6 +32,7 @@ from difflib import SequenceMatcher
 from engram.pipeline import change_left, change_named, change_slots, relation_ends, vocabulary
 from engram.pipeline.change_slots import SPEAKER, TEAM
 from engram.records import MemoryRecord
+from engram.store import batch_reads
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Relation,
@@ -40,7 +41,7 @@ from engram.store.protocols.graph import (
     canonical_name,
     canonical_relation,
 )
-from engram.text import STOPWORDS, fts_query
+from engram.text import STOPWORDS, fts_query, keywords
 
 #: Both values' confidence: read from the pair, as ``change_left`` records its old one.
 CONFIDENCE = 0.65
@@ -301,13 +302,35 @@ def earlier_memories(
     """The memories before ``statement`` that the keyword index ranks first for
     ``query`` (``LOOK_BACK`` of them), oldest first. An assistant's (or any other
     role's) turn is left out: its echo ("Noted, your budget is 300.") restates the
-    user's value, so the user's turn is the statement a change replaces (left39)."""
+    user's value, so the user's turn is the statement a change replaces (left39).
+
+    On the write path (``store`` a batch's reads) the batch's own earlier memories are
+    read beside the index (batch40): the ``LOOK_BACK`` holding most of ``query``'s words,
+    and the index's first ``LOOK_BACK + 1`` outside the batch. Before that, a first
+    value and its change told in one ``add_many`` or one mined chat read nothing on
+    SQLite (its index reads committed rows only) and, on PostgreSQL, a list where the
+    batch's later memories took places."""
     match = fts_query(query)
     if match is None:
         return []
-    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
-    found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
+    batch = batch_reads.written(store)
+    sharing = batch.sharing(namespace, keywords(query)) if batch is not None else []
+    mates = {record.id for record, _ in sharing}
+    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1 + len(mates))]
+    ids = [i for i in ids if i not in mates][: LOOK_BACK + 1]
+    found = list(
+        store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id]).values()
+    )
+    told = [
+        (shared, record.created_at, record)
+        for record, shared in sharing
+        if record.id != statement.memory_id
+        and record.created_at < statement.valid_from
+        and record.other_role is None
+    ]
+    told.sort(key=lambda row: (row[0], row[1]), reverse=True)  # most words, then newest
+    found += [record for _, _, record in told[:LOOK_BACK]]
     return sorted(
-        (m for m in found.values() if m.created_at < statement.valid_from and m.other_role is None),
+        (m for m in found if m.created_at < statement.valid_from and m.other_role is None),
         key=lambda m: m.created_at,
     )

@@ -22,6 +22,7 @@ hides a fact that still holds (the look-alike folds F to AT hold the cases).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -158,6 +159,9 @@ def _other_names(text: str, old: Relation) -> list[str]:
     ]
 
 
+# A text is asked twice in a batch: by the write path (``Core.changes``, batch40), then by
+# the closing plan's readers; the answer depends on the text alone.
+@functools.lru_cache(maxsize=1024)
 def stated_change(text: str) -> str | None:
     """``text``'s words in lower case, one space apart, when it states a change: short,
     a word of change or "now" said, and none of the guards (a hedge, a plan, a question,

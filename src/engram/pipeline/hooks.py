@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from engram.core import Core
-from engram.pipeline import change_told, relation_ends, slot_conflicts
+from engram.pipeline import change_named, change_told, relation_ends, slot_conflicts
 from engram.pipeline.change_words import UNDONE
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
@@ -19,13 +19,14 @@ def wire(core: Core) -> None:
     """Hand ``core`` the inline linker (FEATURES G3; run when ``[pipeline] linker``), the
     closing plan that decides which linked facts close old ones (issue 28, G2), the
     decision protection written with them (P9), recall's reader of disagreements
-    (task conflict38) and the reading of an assistant's acknowledgement of a change
-    (mined38)."""
+    (task conflict38), the reading of an assistant's acknowledgement of a change
+    (mined38) and of a text that says a change (batch40)."""
     core.linker = links
     core.closer = sound_plan
     core.protector = protection
     core.retriever.disagreements = partial(slot_conflicts.disagreements, core.store)
     core.confirmer = change_told.confirmation
+    core.changes = change_named.stated_change
 
 
 def sound_plan(store: Store, namespace: str, text: str, statement: Statement) -> Statement:

@@ -16,20 +16,35 @@ entity read of a namespace reads every name its entities have (``GraphCountStore
 one statement, while there are at most ``NAMES_READ``), and a name outside them is
 answered "none" without a statement; a name among them is read as before. That was
 two in five of ``add_many``'s statements on PostgreSQL at 20k (issue 29, pgadd26).
+
+It also holds the batch's own memories (``written``, batch40). They are in the store but
+not yet committed, and the keyword index does not see them on every backend (SQLite's
+is read on its second connection, PostgreSQL's inside the transaction): a reader that
+needs an earlier memory's text ("The cat eats Purina." before "The cat eats Royal Canin
+now." in one ``add_many`` or one mined chat) asks ``sharing`` for the batch's memories
+that hold its words, so both backends, and a batch and one ``add`` at a time, read the
+same earlier memories.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engram.records import MemoryRecord
 from engram.store.protocols.graph import canonical_name, normal_name
+from engram.text import keywords
 
 #: Names read at most for the "has no entity" answers: reading them costs a few
 #: microseconds each, a statement a round trip (0.2-1 ms), and a batch asks a few
 #: hundred names; past this many, every name is read as it is asked.
 NAMES_READ = 20_000
+#: ``sharing`` leaves out a word more than this share of a batch's memories hold (and
+#: more than ``COMMON_MIN`` of them): a word of every other memory, like a name on each turn.
+COMMON = 0.1
+COMMON_MIN = 4
 #: The reads remembered, per part of the store: none of them writes.
 _READS = {
     "graph": frozenset({"entity", "entities", "relations"}),
@@ -58,11 +73,15 @@ class BatchReads:
     """``store`` with the graph reads of ``_READS`` remembered until anything else is
     called on it."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, written: Sequence[MemoryRecord] = ()) -> None:
         self._store = store
         self._memo: dict[Any, Any] = {}
         self.hits = 0
         """Reads answered from memory."""
+        self.written = tuple(written)
+        """The batch's memories, in the order they were written."""
+        self._words: dict[str, list[tuple[MemoryRecord, frozenset[str]]]] = {}
+        self._common: dict[str, frozenset[str]] = {}
         self.graph = _Part(self, "graph", store.graph)
         self.graph_counts = _Part(self, "graph_counts", store.graph_counts)
 
@@ -84,6 +103,35 @@ class BatchReads:
 
     def forget(self) -> None:
         self._memo.clear()
+
+    def sharing(self, namespace: str, words: Collection[str]) -> list[tuple[MemoryRecord, int]]:
+        """The batch's memories of ``namespace`` holding any of ``words`` (the query's
+        ``engram.text.keywords``), each with how many of them it holds, in batch order.
+        A word more than a tenth of a large batch holds (a speaker's name on every turn
+        of an import) tells no memory from another and is not counted (``COMMON``). A
+        memory's keywords are read once a batch (``add_many`` plans hundreds)."""
+        said = self._said(namespace)
+        common = self._common.get(namespace, frozenset())
+        wanted = {_stem(w) for w in words} - common
+        out: list[tuple[MemoryRecord, int]] = []
+        for record, held in said:
+            shared = len(wanted & held)
+            if shared:
+                out.append((record, shared))
+        return out
+
+    def _said(self, namespace: str) -> list[tuple[MemoryRecord, frozenset[str]]]:
+        found = self._words.get(namespace)
+        if found is None:
+            found = self._words[namespace] = [
+                (r, frozenset(map(_stem, keywords(r.content))))
+                for r in self.written
+                if r.namespace == namespace
+            ]
+            counts = Counter(w for _, held in found for w in held)
+            most = max(COMMON_MIN, COMMON * len(found))
+            self._common[namespace] = frozenset(w for w, n in counts.items() if n > most)
+        return found
 
     def named(self, namespace: str, name: str) -> bool:
         """False when no entity of ``namespace`` can be ``name`` (``GraphStore.entity``
@@ -129,3 +177,18 @@ class _Part:
 
         setattr(self, method, remembered)  # found without ``__getattr__`` from now on
         return remembered
+
+
+def written(store: object) -> BatchReads | None:
+    """``store`` when it is a batch's reads (the write path's plans), else None (the
+    ``extract`` job reads the committed store, whose keyword index sees every memory)."""
+    return store if isinstance(store, BatchReads) else None
+
+
+def _stem(word: str) -> str:
+    """A keyword with a plural's or possessive's "s" taken off: both backends' keyword
+    indexes stem ("lessons" finds "lesson"); this is the little of it a batch's own
+    memories are matched with."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

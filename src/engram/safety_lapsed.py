@@ -60,30 +60,12 @@ _ASIDE = re.compile(
     r"not)\s+(?:following|honou?ring|applying|observing))\s+(?:all\s+of\s+)?$",
     _F,
 )
-_STOP = re.compile(r"[.!?](?!\S)|\n")
-_READER_WORD = re.compile(rf"\b{_r._STRONG}\b", _F)
 
 
 def _lifted(owner: str) -> Rule:
     """A rule: the reader's rules (``owner``) said to be off right after them, or set aside
-    by the verb right before them (``safety_standing._lifted`` in this module's words)."""
-    own = re.compile(owner, _F)
-
-    def rule(text: str) -> str | None:
-        if not _READER_WORD.search(text):
-            return None
-        for m in own.finditer(text):
-            after = text[m.end() : m.end() + 60]
-            if stop := _STOP.search(after):
-                after = after[: stop.start()]
-            if _OFF.search(after):
-                return m.group(0)
-            start = text.rfind(" its ", 0, m.end()) + 1 if owner == _ITS else m.start()
-            if _ASIDE.search(text, max(0, start - 40), start):
-                return m.group(0)
-        return None
-
-    return rule
+    by the verb right before them (``safety_standing.lifted`` in this module's words)."""
+    return _s.lifted(owner, _OFF, _ASIDE, its=owner == _ITS, put_needs_side=False)
 
 
 def _spared(rule: Rule, owned: Callable[[str], bool]) -> Rule:

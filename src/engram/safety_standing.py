@@ -172,9 +172,18 @@ _TO_ONE_SIDE = re.compile(r"\A\s+(?:to\s+one\s+side|aside|on\s+hold)\b", _F)
 
 def _lifted(owner: str) -> Rule:
     """A rule: the reader's rules (``owner``) said to be off right after them, or set aside
-    by the verb right before them."""
+    by the verb right before them ("put" only with "to one side" / "aside" / "on hold")."""
+    return lifted(owner, _OFF, re.compile(_ASIDE, _F), its=owner == _ITS, put_needs_side=True)
+
+
+def lifted(
+    owner: str, off: re.Pattern[str], aside: re.Pattern[str], *, its: bool, put_needs_side: bool
+) -> Rule:
+    """A rule: the reader's rules (``owner``, ``its`` when it is the "its rules" form) said
+    to be off (``off``) in the words right after them, or set aside by the verb
+    (``aside``) right before them; ``put_needs_side``: a "put" counts only with "to one
+    side", "aside" or "on hold" after. This module's and ``safety_lapsed``'s words."""
     own = re.compile(owner, _F)
-    aside = re.compile(_ASIDE, _F)
 
     def rule(text: str) -> str | None:
         if not _READER_WORD.search(text):
@@ -183,13 +192,16 @@ def _lifted(owner: str) -> Rule:
             after = text[m.end() : m.end() + 60]
             if stop := _STOP.search(after):
                 after = after[: stop.start()]
-            if _OFF.search(after):
+            if off.search(after):
                 return m.group(0)
             # The verb sits right before the rules' owner: "skip | its rules", "set
             # aside | the AI's rules".
-            start = text.rfind(" its ", 0, m.end()) + 1 if owner == _ITS else m.start()
-            if (verb := aside.search(text, max(0, start - 40), start)) and (
-                not verb.group(0).lower().startswith("put") or _TO_ONE_SIDE.search(after)
+            start = text.rfind(" its ", 0, m.end()) + 1 if its else m.start()
+            verb = aside.search(text, max(0, start - 40), start)
+            if verb and (
+                not put_needs_side
+                or not verb.group(0).lower().startswith("put")
+                or _TO_ONE_SIDE.search(after)
             ):
                 return m.group(0)
         return None

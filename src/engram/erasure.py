@@ -23,7 +23,14 @@ from engram.records import utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import EraseAudit, ListQuery
 from engram.store.protocols.record import Record
-from engram.validate import no_nul, offset_value, positive_int, type_name
+from engram.validate import (
+    name_value,
+    no_nul,
+    offset_value,
+    positive_int,
+    timestamp,
+    type_name,
+)
 
 __all__ = ["EraseResult", "Erasure"]
 
@@ -123,7 +130,7 @@ class Erasure(Part):
     def nested(self, namespace: str) -> list[str]:
         """The namespaces below ``namespace`` (``<namespace>/...``) that hold anything."""
         self._core.check_open()
-        prefix = namespace + "/"
+        prefix = name_value("namespace", namespace, limit=1000) + "/"
         return [ns for ns in self._core.store.erase.namespaces() if ns.startswith(prefix)]
 
     def _ids(self, scope: Scope, query: ListQuery) -> list[str]:
@@ -141,12 +148,15 @@ class Erasure(Part):
         keeps what it kept; the erase must be made again). ``engram import`` names them."""
         core = self._core
         core.check_open()
+        since = timestamp("when", when)
+        if since is None:
+            raise InvalidInputError("when must be the datetime the backup was made, got None")
         held = set(core.store.erase.namespaces())
         seen: set[str] = set()
         undone: list[EraseAudit] = []
         for offset in range(0, core.store.erase.audit_count(None), PAGE):
             for row in core.store.erase.audit(None, limit=PAGE, offset=offset):
-                if row.created_at <= when:
+                if row.created_at <= since:
                     return undone
                 if row.whole_namespace and row.namespace in held and row.namespace not in seen:
                     seen.add(row.namespace)

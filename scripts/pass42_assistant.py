@@ -314,7 +314,9 @@ def run(build: Callable[[dict[str, Any]], Any], config: dict[str, Any], fallback
             metadata={"topic": "travel", "changed": "dates"},
         )
         rec.call("get hotel", "get", hotel)
-    restaurant = app.find({"user_id": "chen"}, "My favourite restaurant is Chuan Wei on Baker Lane.")
+    restaurant = app.find(
+        {"user_id": "chen"}, "My favourite restaurant is Chuan Wei on Baker Lane."
+    )
     if restaurant:
         # The text chen said in another message: mem0 keeps two memories with one text.
         rec.call(
@@ -379,7 +381,6 @@ def run_mem0(workdir: Path) -> Any:
 def run_engram(workdir: Path) -> Any:
     sys.path.insert(0, str(ROOT / "tests"))
     from conftest import HashEmbedder
-
     from engram.compat import mem0 as door
 
     def build(config: dict[str, Any]) -> Any:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
+from engram.compat.mem0_config import settings
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_ids import legacy_name, legacy_owner, name_of, owner_namespace
 from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversation, warn
@@ -185,6 +186,16 @@ class Memory(Closing):
         # mem0 addresses a memory by id alone, engram by namespace and id: the
         # namespaces of ids this door has seen, so a deleted one's history is found.
         self._seen: dict[str, str] = {}
+
+    @classmethod
+    def from_config(cls, config_dict: Mapping[str, Any], **options: Any) -> Memory:
+        """mem0's ``Memory.from_config``: a mem0 config dict read as engram's settings
+        (``compat.mem0_config``); ``options`` (``config=``, ``embedder=``) as to the door."""
+        embedder_given = "embedder" in options
+        location, config = settings(
+            config_dict, options.pop("config", None), embedder_given=embedder_given
+        )
+        return cls(location, config=config, **options)
 
     def close(self) -> None:
         """Close the store if this door opened it."""
@@ -577,6 +588,15 @@ class AsyncMemory(Awaitable[Memory], AsyncClosing):
         # The options are the sync door's own (memory=, config=, embedder=), checked there.
         super().__init__(Memory(path, **options))
         self.engram = self.sync.engram
+
+    @classmethod
+    def from_config(cls, config_dict: Mapping[str, Any], **options: Any) -> AsyncMemory:
+        """mem0's ``AsyncMemory.from_config`` (see ``Memory.from_config``)."""
+        embedder_given = "embedder" in options
+        location, config = settings(
+            config_dict, options.pop("config", None), embedder_given=embedder_given
+        )
+        return cls(location, config=config, **options)
 
     add = awaitable(Memory.add)
     search = awaitable(Memory.search)

@@ -38,6 +38,7 @@ from engram.api import (
     lifecycle_routes,
     maintenance_routes,
     mcp_discovery,
+    mem0_platform_routes,
     mem0_routes,
     ops_routes,
     org_routes,
@@ -86,6 +87,7 @@ ROUTERS: tuple[ModuleType, ...] = (
     ops_routes,
     keys_routes,  # left39: an admin creates a key over HTTP
     mem0_routes,  # mem0's REST shape under /mem0 (issue 27)
+    mem0_platform_routes,  # mem0's MemoryClient calls under /mem0 (pass42)
     chat_routes,  # issue 31: the OpenAI-compatible chat proxy
 )
 

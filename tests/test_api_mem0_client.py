@@ -36,7 +36,13 @@ def test_the_clients_calls(served: tuple[str, dict[str, str]]) -> None:
     with client(url, keys["alice"]) as c:
         ping = c.get("/v1/ping/")
         assert ping.status_code == 200, ping.text
-        assert ping.json()["user_email"] is None  # the client reads it; engram has none
+        # The client refuses to start without an organisation and a project.
+        assert ping.json() | {"status": None} == {
+            "status": None,
+            "user_email": None,
+            "org_id": "engram",
+            "project_id": "alice",
+        }
 
         added = c.post(
             "/v3/memories/add/",
@@ -129,5 +135,36 @@ def test_the_key_confines_the_client(served: tuple[str, dict[str, str]]) -> None
 def test_platform_objects_engram_has_not_are_404(served: tuple[str, dict[str, str]]) -> None:
     url, keys = served
     with client(url, keys["alice"]) as c:
-        assert c.get("/v1/entities/").status_code == 404
+        assert c.get("/api/v1/orgs/organizations/engram/projects/alice/").status_code == 404
         assert c.post("/v1/exports/", json={"schema": "{}"}).status_code == 404
+
+
+def test_entities_are_the_ids_memories_carry(served: tuple[str, dict[str, str]]) -> None:
+    url, keys = served
+    with client(url, keys["alice"]) as c:
+        for content, ids in [
+            ("I like jazz.", {"user_id": "alice", "run_id": "s-01"}),
+            ("I like tea.", {"user_id": "alice", "agent_id": "aria"}),
+            ("Use the 24-hour clock.", {"agent_id": "aria"}),
+        ]:
+            c.post(
+                "/v3/memories/add/",
+                json={"messages": [{"role": "user", "content": content}], "infer": False} | ids,
+            ).raise_for_status()
+        listed = c.get("/v1/entities/").json()["results"]
+        assert [(e["type"], e["name"], e["total_memories"]) for e in listed] == [
+            ("user", "alice", 3),  # a user key's writes carry its user
+            ("agent", "aria", 2),
+            ("run", "s-01", 1),
+        ]
+        # delete_users(run_id=...) and then reset(): what the client sends for each.
+        assert c.delete("/v2/entities/run/s-01/").status_code == 200
+        left = c.post("/v3/memories/", json={"filters": {"user_id": "alice"}}).json()
+        assert sorted(texts(left)) == ["I like tea.", "Use the 24-hour clock."]
+        assert c.delete("/v2/entities/app/x/").status_code == 422  # no apps in engram
+        for entity in c.get("/v1/entities/").json()["results"]:
+            path = f"/v2/entities/{entity['type']}/{entity['name']}/"
+            assert c.delete(path).status_code == 200
+        assert c.get("/v1/entities/").json() == {"results": []}
+    with client(url, keys["bob"]) as bob:
+        assert bob.delete("/v2/entities/user/alice/").status_code == 403

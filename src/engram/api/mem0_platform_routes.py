@@ -10,8 +10,9 @@ confinement to the key's namespaces.
 
 The client authenticates with ``Authorization: Token <key>``; these routes take that
 scheme (and ``Bearer``) with an engram key. The platform's organisations, projects,
-webhooks, exports, entities, batch calls and feedback are not here (404): engram has
-no such objects, and a 404 says so where a stand-in would pretend (docs/compat-mem0.md,
+webhooks, exports, batch calls and feedback are not here (404): engram has no such
+objects, and a 404 says so where a stand-in would pretend. Entities (``users()``,
+``delete_users()``, ``reset()``) are the ids the key's memories carry (docs/compat-mem0.md,
 "mem0's hosted MemoryClient").
 """
 
@@ -19,19 +20,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.auth import State, authenticate
 from engram.api.mem0_routes import Mem0Ids, Mem0Message, QueryIds, _door
 from engram.api.routes import _ERRORS, MemoryId
+from engram.compat.mem0_entities import TYPES, entities
 from engram.errors import NotFoundError
 from engram.keys import Principal
 
 #: The most memories one listing counts and pages through.
 LIST_CAP = 10_000
 
-router = APIRouter(prefix="/mem0", tags=["mem0 client"], responses=_ERRORS)
+router = APIRouter(prefix="/mem0", tags=["mem0"], responses=_ERRORS)
 
 
 def token_caller(state: State, authorization: Annotated[str | None, Header()] = None) -> Principal:
@@ -91,14 +93,15 @@ class PlatformUpdate(BaseModel):
 
 
 @router.get("/v1/ping/", summary="mem0 client: check the key")
-def ping(caller: TokenCaller) -> dict[str, Any]:
-    """What the client reads when it is built: no organisation or project (engram has
-    none), no e-mail."""
-    return {"status": "ok", "user_email": None, "org_id": None, "project_id": None}
+def client_ping(caller: TokenCaller) -> dict[str, Any]:
+    """What the client reads when it is built. It refuses to start without an
+    organisation and a project, which engram has not: ``engram`` and the key's user
+    stand for them (the client's project calls then get 404). No e-mail."""
+    return {"status": "ok", "user_email": None, "org_id": "engram", "project_id": caller.user}
 
 
 @router.post("/v3/memories/add/", summary="mem0 client: add memories")
-def add(body: PlatformAdd, caller: TokenCaller, state: State) -> dict[str, Any]:
+def client_add(body: PlatformAdd, caller: TokenCaller, state: State) -> dict[str, Any]:
     """The client's ``add``, stored before the answer (``async_mode`` or not)."""
     messages = [m.model_dump(exclude_none=True) for m in body.messages]
     return _door(caller, state).add(
@@ -111,7 +114,7 @@ def add(body: PlatformAdd, caller: TokenCaller, state: State) -> dict[str, Any]:
 
 
 @router.post("/v3/memories/", summary="mem0 client: list memories")
-def get_all(
+def client_get_all(
     body: PlatformList,
     caller: TokenCaller,
     state: State,
@@ -134,7 +137,7 @@ def get_all(
 
 
 @router.post("/v3/memories/search/", summary="mem0 client: search memories")
-def search(body: PlatformSearch, caller: TokenCaller, state: State) -> dict[str, Any]:
+def client_search(body: PlatformSearch, caller: TokenCaller, state: State) -> dict[str, Any]:
     """The client's ``search``: ``{"results": [...]}`` with scores."""
     return _door(caller, state).search(
         body.query,
@@ -147,7 +150,7 @@ def search(body: PlatformSearch, caller: TokenCaller, state: State) -> dict[str,
 
 
 @router.get("/v1/memories/{memory_id}/", summary="mem0 client: get a memory")
-def get(memory_id: MemoryId, caller: TokenCaller, state: State) -> dict[str, Any]:
+def client_get(memory_id: MemoryId, caller: TokenCaller, state: State) -> dict[str, Any]:
     """The client's ``get``: the item; 404 for an unknown id (the client raises its
     ``MemoryNotFoundError``)."""
     item = _door(caller, state).get(memory_id)
@@ -157,7 +160,7 @@ def get(memory_id: MemoryId, caller: TokenCaller, state: State) -> dict[str, Any
 
 
 @router.put("/v1/memories/{memory_id}/", summary="mem0 client: update a memory")
-def update(
+def client_update(
     memory_id: MemoryId, body: PlatformUpdate, caller: TokenCaller, state: State
 ) -> dict[str, Any]:
     """The client's ``update`` (``expiration_date: null`` clears the expiry)."""
@@ -169,18 +172,38 @@ def update(
 
 
 @router.delete("/v1/memories/{memory_id}/", summary="mem0 client: delete a memory")
-def delete(memory_id: MemoryId, caller: TokenCaller, state: State) -> dict[str, Any]:
+def client_delete(memory_id: MemoryId, caller: TokenCaller, state: State) -> dict[str, Any]:
     """The client's ``delete``; 404 for an unknown id."""
     return _door(caller, state).delete(memory_id)
 
 
 @router.delete("/v1/memories/", summary="mem0 client: delete a scope's memories")
-def delete_all(caller: TokenCaller, state: State, ids: QueryIds) -> dict[str, Any]:
+def client_delete_all(caller: TokenCaller, state: State, ids: QueryIds) -> dict[str, Any]:
     """The client's ``delete_all`` (``?user_id=``...); refused without an id."""
     return _door(caller, state).delete_all(**ids)
 
 
 @router.get("/v1/memories/{memory_id}/history/", summary="mem0 client: a memory's history")
-def history(memory_id: MemoryId, caller: TokenCaller, state: State) -> list[dict[str, Any]]:
+def client_history(memory_id: MemoryId, caller: TokenCaller, state: State) -> list[dict[str, Any]]:
     """The client's ``history``: ADD/UPDATE/DELETE rows."""
     return _door(caller, state).history(memory_id)
+
+
+@router.get("/v1/entities/", summary="mem0 client: the users, agents and runs")
+def client_entities(caller: TokenCaller, state: State) -> dict[str, Any]:
+    """The client's ``users()``: every user, agent and run id the key's memories carry
+    (``compat.mem0_entities``)."""
+    return {"results": entities(state.memory, caller.may_reach)}
+
+
+@router.delete("/v2/entities/{kind}/{name}/", summary="mem0 client: delete an entity")
+def client_delete_entity(
+    kind: Annotated[str, Path(pattern="^(user|agent|run)$")],
+    name: Annotated[str, Path(min_length=1, max_length=190)],
+    caller: TokenCaller,
+    state: State,
+) -> dict[str, Any]:
+    """The client's ``delete_users`` (and ``reset``): the door's ``delete_all`` of the
+    id. mem0's ``app`` entities have no engram counterpart (422)."""
+    _door(caller, state).delete_all(**{TYPES[kind]: name})
+    return {"message": "Entity deleted successfully!"}

@@ -115,6 +115,9 @@ def test_the_clients_calls(served: tuple[str, dict[str, str]]) -> None:
         left = c.post("/v3/memories/", json={"filters": {"user_id": "alice"}}).json()
         assert texts(left) == ["I am allergic to penicillin and latex."]
         assert c.delete("/v1/memories/").status_code == 422  # no id: refused, as on mem0
+        # The platform's projects and exports have no engram counterpart: 404, no stand-in.
+        assert c.get("/api/v1/orgs/organizations/engram/projects/alice/").status_code == 404
+        assert c.post("/v1/exports/", json={"schema": "{}"}).status_code == 404
 
 
 def test_the_key_confines_the_client(served: tuple[str, dict[str, str]]) -> None:
@@ -130,13 +133,6 @@ def test_the_key_confines_the_client(served: tuple[str, dict[str, str]]) -> None
         assert bob.delete(f"/v1/memories/{made['id']}/").status_code == 404
     with client(url, "not-a-key") as nobody:
         assert nobody.get("/v1/ping/").status_code == 401  # the client raises ValueError
-
-
-def test_platform_objects_engram_has_not_are_404(served: tuple[str, dict[str, str]]) -> None:
-    url, keys = served
-    with client(url, keys["alice"]) as c:
-        assert c.get("/api/v1/orgs/organizations/engram/projects/alice/").status_code == 404
-        assert c.post("/v1/exports/", json={"schema": "{}"}).status_code == 404
 
 
 def test_entities_are_the_ids_memories_carry(served: tuple[str, dict[str, str]]) -> None:

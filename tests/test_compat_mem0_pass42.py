@@ -157,3 +157,32 @@ def test_async_from_config(tmp_path: Path) -> None:
             return [r["memory"] for r in listed["results"]]
 
     assert asyncio.run(session()) == ["Window seats please."]
+
+
+def test_a_text_said_in_two_runs_outlives_deleting_one(config: Config, store_location: str) -> None:
+    # mem0 keeps one memory per add, so a fact said in two sessions survives deleting
+    # the first session. The door keeps one memory per text, with the first add's ids:
+    # delete_all(run_id="s-01") deleted the allergy session s-08 had said too.
+    said = [{"role": "user", "content": "I am allergic to penicillin."}]
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
+        first = m.add(said, user_id="maya", agent_id="aria", run_id="s-01", infer=False)
+        again = m.add(said, user_id="maya", agent_id="aria", run_id="s-08", infer=False)
+        memory_id = first["results"][0]["id"]
+        assert again["results"][0]["event"] == "NONE"
+        m.add("I work from home on Mondays.", user_id="maya", run_id="s-01", infer=False)
+        m.delete_all(user_id="maya", run_id="s-01")
+        item = m.get(memory_id)
+        assert item is not None and item["run_id"] == "s-08"
+        assert item["metadata"] is None  # the door's note of the runs is not the caller's
+        listed = m.get_all(filters={"user_id": "maya"})["results"]
+        assert [r["memory"] for r in listed] == ["I am allergic to penicillin."]
+        assert m.get_all(filters={"user_id": "maya", "run_id": "s-01"})["results"] == []
+        assert [r["event"] for r in m.history(memory_id)] == ["ADD", "NONE"]
+        # Deleting the last run that said it deletes it, as on mem0.
+        m.delete_all(run_id="s-08")
+        assert m.get(memory_id) is None
+        # Deleting the owner deletes a text said in two runs at once.
+        m.add(said, user_id="ben", run_id="s-1", infer=False)
+        m.add(said, user_id="ben", run_id="s-2", infer=False)
+        m.delete_all(user_id="ben")
+        assert m.get_all(filters={"user_id": "ben"})["results"] == []

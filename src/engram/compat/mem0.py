@@ -39,6 +39,7 @@ from engram.compat.mem0_items import (
     own_metadata,
     verbatim,
 )
+from engram.compat.mem0_seen import RESCOPED, keeps, note_again
 from engram.config import Config
 from engram.core import Scope
 from engram.embed import Embedder
@@ -262,6 +263,8 @@ class Memory(Closing):
             assert record is not None  # on_blocked/on_invalid raise: a record was stored
             self._seen[record.id] = record.namespace
             event = "ADD" if result.outcome is Outcome.STORED else "NONE"
+            if event == "NONE":  # said again: the run and agent it was said in are kept
+                note_again(self.engram, record, scope.agent_id, scope.run_id)
             added: dict[str, Any] = {"id": record.id, "memory": record.content, "event": event}
             results.append({**added, "actor_id": actor, "role": role})
         return {"results": results}
@@ -338,7 +341,8 @@ class Memory(Closing):
             while page := self.engram.get_all(namespace=namespace, **ids, limit=PAGE):
                 for record in page:
                     self._seen[record.id] = namespace
-                    self.engram.delete(record.id, namespace=namespace)
+                    if not keeps(self.engram, record, ids):  # said in another run too
+                        self.engram.delete(record.id, namespace=namespace)
         return {"message": "Memories deleted successfully!"}
 
     def reset(self) -> None:
@@ -462,7 +466,8 @@ class Memory(Closing):
         # The metadata an inferred fact got is part of mem0's one ADD, not a change; a
         # change of it held for review changed nothing yet (mem0 2.2.1's add never
         # changes an older memory, so its history has no such row).
-        return [history_row(e) for e in entries if e.event != INHERITED and not held(e)]
+        hidden = (INHERITED, RESCOPED)
+        return [history_row(e) for e in entries if e.event not in hidden and not held(e)]
 
     # -- helpers ------------------------------------------------------------------------
     def _write_scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:

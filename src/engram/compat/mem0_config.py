@@ -3,7 +3,7 @@
 A mem0 app builds its store with ``Memory.from_config({...})``; without it the app
 stops at its first line on the door (round thirty, pass42). engram does not run mem0's
 vector stores, LLM or embedder classes, so each part of the dict becomes the engram
-setting that plays its role (docs/compat-mem0.md, "Replacing Memory.from_config"):
+setting that plays its role (docs/compat-mem0.md, "Memory.from_config"):
 
 - ``vector_store``: ``pgvector`` gives a PostgreSQL URL; any store with a ``path``
   (mem0's local Qdrant, Chroma, FAISS ...) gives a SQLite file in that directory, one
@@ -68,7 +68,7 @@ def settings(
         warnings.warn(
             "mem0 door: from_config does not carry "
             + ", ".join(ignored)
-            + " (engram uses its own; docs/compat-mem0.md, Replacing Memory.from_config)",
+            + " (engram uses its own; docs/compat-mem0.md, Memory.from_config)",
             ConfigWarning,
             stacklevel=3,
         )

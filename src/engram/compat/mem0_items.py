@@ -30,6 +30,9 @@ PROMOTED = ("actor_id", "role", "expiration_date")
 #: Keys a caller's metadata may not set: mem0 drops them (``_strip_identity_keys``),
 #: because the scope comes from the id arguments and the actor from the message.
 IDENTITY = (*SCOPE_KEYS, "actor_id")
+#: The metadata key listing the [agent_id, run_id] pairs a text was added under
+#: (``compat.mem0_seen``): the door's own, never in an item.
+SEEN = "mem0_seen_as"
 #: engram history events -> mem0's (ADD/UPDATE/DELETE). A pipeline supersession closes
 #: the older fact (the door's reads leave it out, and ``add`` reported it as mem0's
 #: ``DELETE``), so it is ``DELETE`` here too; every other engram event (a merge of a
@@ -46,6 +49,7 @@ def item(record: MemoryRecord, *, scored: bool, score: float | None = None) -> d
     """mem0's memory item. ``get`` and ``search`` carry ``score`` (None for ``get``);
     ``get_all`` does not (``scored=False``). ``metadata`` is None when there is none."""
     meta = dict(record.metadata)
+    meta.pop(SEEN, None)  # the door's own note of the runs a text was said in
     out: dict[str, Any] = {
         "id": record.id,
         "memory": record.content,

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
-from engram.compat.mem0_config import settings
+from engram.compat.mem0_config import door_options
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_ids import legacy_name, legacy_owner, name_of, owner_namespace
 from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversation, warn
@@ -192,11 +192,8 @@ class Memory(Closing):
     def from_config(cls, config_dict: Mapping[str, Any], **options: Any) -> Memory:
         """mem0's ``Memory.from_config``: a mem0 config dict read as engram's settings
         (``compat.mem0_config``); ``options`` (``config=``, ``embedder=``) as to the door."""
-        embedder_given = "embedder" in options
-        location, config = settings(
-            config_dict, options.pop("config", None), embedder_given=embedder_given
-        )
-        return cls(location, config=config, **options)
+        location, options = door_options(config_dict, options)
+        return cls(location, **options)
 
     def close(self) -> None:
         """Close the store if this door opened it."""
@@ -597,11 +594,8 @@ class AsyncMemory(Awaitable[Memory], AsyncClosing):
     @classmethod
     def from_config(cls, config_dict: Mapping[str, Any], **options: Any) -> AsyncMemory:
         """mem0's ``AsyncMemory.from_config`` (see ``Memory.from_config``)."""
-        embedder_given = "embedder" in options
-        location, config = settings(
-            config_dict, options.pop("config", None), embedder_given=embedder_given
-        )
-        return cls(location, config=config, **options)
+        location, options = door_options(config_dict, options)
+        return cls(location, **options)
 
     add = awaitable(Memory.add)
     search = awaitable(Memory.search)

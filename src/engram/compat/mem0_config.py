@@ -44,7 +44,7 @@ _OPENAI_LIKE = {
 
 
 def settings(
-    config_dict: Any, config: Config | None, *, embedder_given: bool = False
+    config_dict: Any, config: Config | None, *, embedder_given: bool = False, stacklevel: int = 2
 ) -> tuple[str | None, Config]:
     """The store location (None: the config's own) and the engram ``Config`` for a
     mem0 config dict; ``config`` is the base (``Config.load()`` when None).
@@ -70,9 +70,19 @@ def settings(
             + ", ".join(ignored)
             + " (engram uses its own; docs/compat-mem0.md, Memory.from_config)",
             ConfigWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return location, base.with_overrides(**overrides) if overrides else base
+
+
+def door_options(config_dict: Any, options: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The door's ``(path, {config=, embedder= ...})`` for ``from_config``: the dict's
+    settings over ``options["config"]``; a given ``embedder`` wins over the dict's."""
+    rest = dict(options)
+    location, rest["config"] = settings(
+        config_dict, rest.pop("config", None), embedder_given="embedder" in rest, stacklevel=4
+    )
+    return location, rest
 
 
 def _section(config_dict: Mapping[str, Any], name: str) -> tuple[str, dict[str, Any]] | None:

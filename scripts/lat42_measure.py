@@ -12,9 +12,13 @@ it from the worktree root (``../shared`` is the bench data) on a COPY of a kept
     # the same over lat38's 300 questions (``answers``/``pair``'s)
     PYTHONPATH=src .venv/bin/python scripts/lat42_measure.py slowest \\
         --store /tmp/copy/scale-100000.db --set bench300 --rounds 3
+    # lat38's ``answers`` digest with the real model in place of the looked-up vectors
+    # (a lookup has no vector for a judgement question's second query, and warns)
+    PYTHONPATH=src .venv/bin/python scripts/lat42_measure.py answers \\
+        --store /tmp/copy/scale-100000.db
 
-It prints the recall's p50/p95, the questions that fall in a round's slowest 5% in at
-least half the rounds, and for them the stages they ran that most recalls do not (a
+``slowest`` prints the recall's p50/p95, the questions that fall in a round's slowest
+5% in at least half the rounds, and for them the stages they ran that most recalls do not (a
 stage present in under half the recalls) and each stage's median excess over all
 questions' median. ``--json OUT`` keeps every recall's figures.
 """
@@ -109,6 +113,22 @@ def slowest(store: str, which: str, rounds: int, out: str) -> None:
         Path(out).write_text(json.dumps(runs))
 
 
+def answers(store: str, limit: int) -> None:
+    import hashlib
+
+    mem, texts = lat38._open(store, None)
+    digest = hashlib.sha256()
+    with mem:
+        lat38._warm(mem, texts)
+        for q in texts[lat38.WARM : lat38.WARM + 300]:
+            got = mem.recall(q, namespace=lat38.NAMESPACE, limit=limit)
+            line = json.dumps([[h.memory.id for h in got.hits[:4]], list(got.warnings)])
+            digest.update(line.encode())
+    print(
+        f"answers digest, the real model (300 questions, limit {limit}): {digest.hexdigest()[:16]}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -117,8 +137,14 @@ def main() -> None:
     s.add_argument("--set", choices=("harness", "bench300"), default="harness")
     s.add_argument("--rounds", type=int, default=5)
     s.add_argument("--json", default="")
+    a = sub.add_parser("answers")
+    a.add_argument("--store", required=True)
+    a.add_argument("--limit", type=int, default=4)
     args = parser.parse_args()
-    slowest(args.store, args.set, args.rounds, args.json)
+    if args.mode == "answers":
+        answers(args.store, args.limit)
+    else:
+        slowest(args.store, args.set, args.rounds, args.json)
 
 
 if __name__ == "__main__":

@@ -113,35 +113,6 @@ def test_recall_without_sessions_or_anchor_names_is_unchanged(
         assert "judgement" not in got.timings
 
 
-def test_a_namespace_without_sessions_runs_no_judgement_leg(
-    config: Config, store_location: str
-) -> None:
-    """lat42: no session can be ranked, so neither the second embedding nor the whole
-    namespace's search runs; once one memory holds a session the leg runs again."""
-    with Memory(store_location, config=config, embedder=HashEmbedder(1024)) as mem:
-        mem.add_many(TURNS, namespace="loose")  # no session ids
-
-        def ask() -> list[str]:
-            got = mem.recall(JUDGED, namespace="loose", limit=6, abstain=False)
-            return list(got.timings)
-
-        assert "residual" not in ask() and "judgement" not in ask()
-        mem.add("Melanie: a new bowl", namespace="loose", session_id="s1")
-        assert "residual" in ask() and "judgement" in ask()
-
-
-def test_has_sessions_reads_live_memories_of_the_namespace(mem: Memory) -> None:
-    memories = mem._core.store.memories
-    assert not memories.has_sessions("a")
-    mem.add("no session here", namespace="a")
-    mem.add("held in a session", namespace="b", session_id="s")
-    assert not memories.has_sessions("a") and memories.has_sessions("b")
-    added = mem.add("now one in a session", namespace="a", session_id="t")
-    assert memories.has_sessions("a")
-    mem.delete(added.id, namespace="a")  # a tombstone holds no session
-    assert not memories.has_sessions("a")
-
-
 def test_judgement_settings_are_recall_settings() -> None:
     config = Config.load(
         env={"ENGRAM_RECALL_JUDGEMENT_WEIGHT": "0.5", "ENGRAM_RECALL_JUDGEMENT_K": "7"}

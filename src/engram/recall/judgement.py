@@ -14,8 +14,7 @@ whole namespace rather than among the candidates, and each candidate gains ``wei
 (k + its session's rank)`` (ranks from 1; a candidate outside the ranked sessions, or
 without a session, gains nothing), the sum scaled back into [0, 1] as R1's is. Only the
 order changes; each hit's cosine (``sim``) does not. A question with no anchor name to
-drop, or of another form, or asked of a namespace none of whose memories has a session
-(no session could be ranked), is ranked as before and costs nothing.
+drop, or of another form, is ranked as before and costs nothing.
 
 Measured in docs/benchmarks.md, "Evidence spread over sessions", round hop39 (H6).
 """
@@ -81,14 +80,7 @@ def second_queries(
     """The question without its anchor names: R1's leg (``recall.residual_weight``) and,
     for a judgement question, this stage's session ranking (``recall.judgement_weight``),
     embedded once for both. Sets ``legs.residual_vector`` and ``legs.judgement_sessions``."""
-    # A namespace without sessions ranks no session: the leg would run the model again
-    # and search the whole namespace to change nothing (lat42: every judgement question
-    # of the 100k bench, whose memories hold no session, paid ~2 ms for it).
-    judged = (
-        cfg.judgement_weight > 0
-        and asks_judgement(request.query)
-        and reads.memories.has_sessions(request.namespace)
-    )
+    judged = cfg.judgement_weight > 0 and asks_judgement(request.query)
     if cfg.residual_weight <= 0 and not judged:
         return
     args = (request.namespace, reads.graph, reads.memories, cfg.residual_share)

@@ -269,11 +269,6 @@ class MemoryStore(Protocol):
         columns; unknown ids are left out."""
         ...
 
-    def has_sessions(self, namespace: str) -> bool:
-        """Whether some live memory of ``namespace`` belongs to a session (one indexed
-        read that stops at the first)."""
-        ...
-
     def session_members(
         self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:

@@ -382,17 +382,6 @@ class SqlMemories(SqlPart, MemoryStore):
         where, params = _where(self._d, namespace, query)
         return self._read_count(f"SELECT count(*) FROM memories m WHERE {where}", params)
 
-    def has_sessions(self, namespace: str) -> bool:
-        # ``memories_ns_session`` leads with (namespace, session_id): a namespace
-        # without a session id is an empty range, one with them answers at its first row.
-        with self._sql.read("read") as conn:
-            row = conn.execute(
-                "SELECT 1 FROM memories WHERE namespace = ? AND session_id IS NOT NULL "
-                "AND deleted_at IS NULL LIMIT 1",
-                (namespace,),
-            ).fetchone()
-        return row is not None
-
     def session_members(
         self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:

@@ -17,6 +17,11 @@ it from the worktree root (``../shared`` is the bench data) on a COPY of a kept
     PYTHONPATH=src .venv/bin/python scripts/lat42_measure.py answers \\
         --store /tmp/copy/scale-100000.db
 
+    # lat38's ``pair`` (its ``serve`` workers, asked in turn), read by question kind:
+    # the judgement questions apart, and each tree's p50/p95 over all
+    .venv/bin/python scripts/lat42_measure.py pair --a /tmp/base/src --b src \\
+        --store-a /tmp/copy-a/scale-100000.db --store-b /tmp/copy-b/scale-100000.db
+
 ``slowest`` prints the recall's p50/p95, the questions that fall in a round's slowest
 5% in at least half the rounds, and for them the stages they ran that most recalls do not (a
 stage present in under half the recalls) and each stage's median excess over all
@@ -129,6 +134,55 @@ def answers(store: str, limit: int) -> None:
     )
 
 
+def pair(a: str, b: str, store_a: str, store_b: str, rounds: int) -> None:
+    import subprocess
+
+    from engram.recall.judgement import asks_judgement
+
+    script = str(Path(lat38.__file__))
+    workers = [
+        subprocess.Popen(
+            [sys.executable, script, "serve", "--store", store],
+            env={**os.environ, "PYTHONPATH": src},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for src, store in ((a, store_a), (b, store_b))
+    ]
+    for proc in workers:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    texts = lat38._questions(lat38.WARM + 300)
+    got: list[list[tuple[int, float]]] = [[], []]
+    loads = [os.getloadavg()[0]]
+    for r in range(rounds):
+        for i in range(lat38.WARM, lat38.WARM + 300):
+            for w in (0, 1) if (i + r) % 2 == 0 else (1, 0):
+                proc = workers[w]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(f"{i}\n")
+                proc.stdin.flush()
+                got[w].append((i, json.loads(proc.stdout.readline())["ms"]))
+    loads.append(os.getloadavg()[0])
+    for proc in workers:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    print(f"{len(got[0])} questions each, load {loads[0]:.2f} -> {loads[1]:.2f}")
+    kinds = {"all": lambda i: True, "judgement": lambda i: asks_judgement(texts[i])}
+    kinds["other"] = lambda i: not asks_judgement(texts[i])
+    for kind, keep in kinds.items():
+        old = [ms for i, ms in got[0] if keep(i)]
+        new = [ms for i, ms in got[1] if keep(i)]
+        diffs = [n - o for o, n in zip(old, new, strict=True)]
+        p95 = [statistics.quantiles(v, n=20)[-1] for v in (old, new)]
+        print(
+            f"{kind:9s} n={len(old):4d} p50 {statistics.median(old):6.2f} -> "
+            f"{statistics.median(new):6.2f}  p95 {p95[0]:6.2f} -> {p95[1]:6.2f}  paired "
+            f"{statistics.median(diffs):+6.2f}, lower in {sum(d < 0 for d in diffs)}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -140,8 +194,16 @@ def main() -> None:
     a = sub.add_parser("answers")
     a.add_argument("--store", required=True)
     a.add_argument("--limit", type=int, default=4)
+    r = sub.add_parser("pair")
+    r.add_argument("--a", required=True, help="the old tree's src")
+    r.add_argument("--b", required=True, help="the new tree's src")
+    r.add_argument("--store-a", required=True)
+    r.add_argument("--store-b", required=True)
+    r.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    if args.mode == "answers":
+    if args.mode == "pair":
+        pair(args.a, args.b, args.store_a, args.store_b, args.rounds)
+    elif args.mode == "answers":
         answers(args.store, args.limit)
     else:
         slowest(args.store, args.set, args.rounds, args.json)

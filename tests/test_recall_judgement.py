@@ -12,6 +12,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.config import RecallConfig
 from engram.recall import judgement
+from engram.recall.request import RecallRequest
 from engram.store.protocols.memories import MemoryFacts
 from test_recall_anchors import TURNS
 
@@ -111,6 +112,31 @@ def test_recall_without_sessions_or_anchor_names_is_unchanged(
         # No anchor (Zed is named by no memory): no second embedding and no search.
         got = mem.recall("What would Zed make?", namespace="loose", judgement_weight=10.0)
         assert "judgement" not in got.timings
+
+
+def test_second_queries_are_put_together_only_when_they_can_act(
+    chat: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lat42: a question of another form, with R1's leg off, does not reach the second
+    queries at all (their reads were put together for every recall, ~5-15 us); a
+    judgement question, or any question with R1's leg on, still does."""
+    calls: list[str] = []
+    real = judgement.second_queries
+
+    def counted(request: RecallRequest, *args: object) -> None:
+        calls.append(request.query)
+        real(request, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(judgement, "second_queries", counted)
+    chat.recall(PLAIN, namespace="chat", limit=6)
+    assert calls == []
+    chat.recall(JUDGED, namespace="chat", limit=6)
+    assert calls == [JUDGED]
+    chat.recall(PLAIN, namespace="chat", limit=6, residual_weight=0.5)
+    assert calls == [JUDGED, PLAIN]
+    chat.recall(JUDGED, namespace="chat", limit=6, judgement_weight=0.0)
+    assert calls == [JUDGED, PLAIN]
+    assert judgement.wanted(JUDGED, RecallConfig()) and not judgement.wanted(PLAIN, RecallConfig())
 
 
 def test_judgement_settings_are_recall_settings() -> None:

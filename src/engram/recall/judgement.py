@@ -68,6 +68,13 @@ class Reads:
     sizes: anchors.NamespaceSizes | None
 
 
+def wanted(query: str, cfg: RecallConfig) -> bool:
+    """Whether :func:`second_queries` has anything to do for ``query``: R1's leg is on,
+    or this one is and the question asks a judgement. Asked before its reads are put
+    together, so the other questions pay the pattern alone."""
+    return cfg.residual_weight > 0 or (cfg.judgement_weight > 0 and asks_judgement(query))
+
+
 def second_queries(
     request: RecallRequest,
     cfg: RecallConfig,

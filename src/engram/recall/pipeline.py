@@ -438,7 +438,8 @@ class Retriever:
                 warnings.append(message)
                 legs.query_vector = None
             clock.lap("dense")
-            if dense_ok and dense_text == request.query:  # R1's and hop39's second queries
+            wanted = dense_text == request.query and judgement.wanted(request.query, cfg)
+            if dense_ok and wanted:  # R1's and hop39's second queries
                 embed = partial(self.query_vectors.embed, self.embedder)
                 reads = judgement.Reads(self.graph, self.memories, embed, self.sizes)
                 dense = partial(self._dense, cfg, request.namespace)

@@ -39,6 +39,7 @@ from engram.compat.mem0_items import (
     own_metadata,
     verbatim,
 )
+from engram.compat.mem0_scores import relevance, score_details
 from engram.compat.mem0_seen import RESCOPED, keeps, note_again
 from engram.config import Config
 from engram.core import Scope
@@ -46,7 +47,7 @@ from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.lifetime import AsyncClosing, Closing
 from engram.memory import Memory as EngramMemory
-from engram.records import MemoryRecord, Outcome, ScoreBreakdown
+from engram.records import MemoryRecord, Outcome
 from engram.validate import type_name
 
 __all__ = ["AsyncMemory", "Memory", "MemoryNotFound"]
@@ -78,38 +79,6 @@ class Ids(TypedDict):
     user_id: str | None
     agent_id: str | None
     run_id: str | None
-
-
-def score_details(breakdown: ScoreBreakdown, score: float, threshold: float) -> dict[str, Any]:
-    """A hit's ``score_details`` as mem0's ``search(explain=True)`` writes it
-    (``semantic_score``, ``bm25_score``, ``entity_boost``, ``raw_score``,
-    ``max_possible_score``, ``final_score``, ``threshold``), so code that reads mem0's
-    keys runs, followed by engram's own breakdown, which says more.
-
-    engram's terms in mem0's names: the dense cosine, BM25 normalised within the
-    candidates (0 without a keyword match, as mem0's), no entity boost in a search (0.0,
-    what was added), the fused relevance before quality and recency, the most engram's
-    final score can be (1.0), and the score the hit carries."""
-    return {
-        "semantic_score": breakdown.sim if breakdown.sim is not None else 0.0,
-        "bm25_score": breakdown.bm25 if breakdown.bm25 is not None else 0.0,
-        "entity_boost": 0.0,
-        "raw_score": breakdown.fused,
-        "max_possible_score": 1.0,
-        "final_score": score,
-        "threshold": threshold,
-        **breakdown.to_dict(),
-    }
-
-
-def relevance(breakdown: ScoreBreakdown) -> float:
-    """What ``search``'s ``threshold`` gates, as mem0 2.2.1 gates it: the semantic
-    score (the dense cosine) before anything is combined (mem0's ``score_and_rank``).
-    engram's final score is no such measure: quality and recency give a memory that
-    matches nothing about 0.23, so a threshold on it kept every memory of the scope.
-    A hit the dense leg did not score (found by keyword alone, or no embedder) is
-    gated on its fused relevance, which carries no quality or recency either."""
-    return breakdown.sim if breakdown.sim is not None else breakdown.fused
 
 
 class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is, like mem0

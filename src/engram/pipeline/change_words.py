@@ -225,9 +225,51 @@ _OTHERS_THING = re.compile(
 )
 
 
+#: Someone else as a thing's owner, with the possessive: a known person ("my
+#: neighbour's", "her sister's", "our neighbours'"), a role that is never the speaker
+#: ("the landlord's", "the babysitter's") or a name ("Tom's": capitalised, so matched
+#: case-sensitively; "It's", "That's" are "is", and no thing follows them as a noun).
+_THIRD_PARTY = re.compile(
+    rf"(?:(?i:\b(?:(?:my|our|his|her|their|the)\s+)?{KNOWN_PERSON})"
+    r"|(?i:\b(?:the|our|my)\s+(?:landlord|landlady|babysitter|nanny|tenants?|lodger|"
+    r"childminder|cleaner|client|customer))"
+    r"|\b(?!(?:It|That|What|There|Here|He|She|Who|Where|Let|This|Everything|Nothing)['’])"
+    r"[A-Z][a-z]+)"
+    r"(?:['’]s|s['’])\s+(?P<thing>[a-z][\w-]*)"
+)
+
+
+def theirs(text: str) -> dict[str, str]:
+    """The things ``text`` names as someone else's and never as the speaker's, each
+    with its owner's words: "My neighbour's boiler is serviced by Octopus now" ->
+    ``{"boiler": "neighbour's"}``. A thing the speaker names too is theirs as well
+    ("my wife's and my car": "and" follows the possessive, and "my car" is named;
+    "like my flatmate's, my cleaner ..."), so it is no other's."""
+    found: dict[str, str] = {}
+    for m in _THIRD_PARTY.finditer(text):
+        thing = m["thing"].lower()
+        if thing in _NOT_A_THING or re.search(
+            rf"\b(?:my|our)\s+(?:[a-z-]+\s+)?{re.escape(thing)}\b", text, re.IGNORECASE
+        ):
+            continue
+        owner = m.group(0)[: m.start("thing") - m.start()].strip()
+        owner = re.sub(r"^(?:my|our|his|her|their|the)\s+", "", owner, flags=re.IGNORECASE)
+        found.setdefault(thing, owner)
+    return found
+
+
+#: Words after a possessive that are no thing of the owner's ("Tom's and my car",
+#: "Tom's been", "my sister's got").
+_NOT_A_THING = word_set("and or been got gone not just also now still the a an")
+
+
 def others_thing(text: str, source: str) -> bool:
-    """Whether ``source`` (a subject read from ``text``) is a thing the text says a
-    known person's pronoun owns: "my friend moved her blog to Ghost" says nothing of
-    the speaker's blog."""
+    """Whether ``source`` (a subject read from ``text``) is a thing the text says
+    someone else owns: "my friend moved her blog to Ghost" says nothing of the
+    speaker's blog, nor "My neighbour's boiler is serviced by Octopus now" of the
+    speaker's boiler (left42). A subject named with its owner ("neighbour's boiler")
+    is that owner's, not the speaker's: it is not one of these."""
     head = source.lower().split()[-1:] if source.strip() else []
-    return any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text))
+    if any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text)):
+        return True
+    return bool(head) and "'" not in source and "’" not in source and head[0] in theirs(text)

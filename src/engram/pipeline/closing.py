@@ -112,6 +112,7 @@ def plan(
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     now = change_words.NOW.search(text) is not None or change_told.moved(text)
     facts: dict[tuple[str, str, str], _Fact] = {}
+    theirs = change_words.theirs(text)  # things said as someone else's (left42)
     team = change_words.teams_note(text)
     for claim in claims_module.read(text):
         if team and SPEAKER in (claim.source, claim.agent):
@@ -142,6 +143,9 @@ def plan(
             continue  # "Joost moved to the platform team" is no home: it closes none
         if change_states.states_no_value(text, relation, target) or others(text, source):
             continue  # "My rent is due on the 1st" read as ``rent due``: no value held
+        if source == SPEAKER and relation.split("_")[0] in theirs:
+            # "Our neighbours' broadband provider is Sky now": their slot, not the user's.
+            continue
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
             # A setting's amount ("auth service timeout 30s") is its own slot, not a
@@ -331,6 +335,16 @@ class _Reads:
     def __init__(self, store: Store, namespace: str, text: str = "") -> None:
         self.store, self.namespace, self.text = store, namespace, text
         self._entities: dict[str, Entity | None] = {}
+        self._theirs = change_words.theirs(text)
+
+    def foreign(self, relation: Relation) -> bool:
+        """Whether the text says the relation's thing is someone else's: its subject
+        ("my friend moved her blog", "my neighbour's boiler") or the speaker's slot
+        named after it (``user broadband_provider`` for "our neighbours' broadband")."""
+        if others(self.text, relation.source):
+            return True
+        slot = relation.relation_type.split("_")[0]
+        return relation.source == SPEAKER and slot in self._theirs
 
     def entity(self, name: str) -> Entity | None:
         key = canonical_name(name)
@@ -373,7 +387,7 @@ class _Reads:
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""
         held = self.store.graph_counts.current_relations(self.namespace, source.id, relation_type)
-        return [r for r in held if not others(self.text, r.source)]
+        return [r for r in held if not self.foreign(r)]
 
     def around(self, entity: Entity) -> list[Relation]:
         """The entity's current relations, either end, oldest first: the newest
@@ -392,7 +406,7 @@ class _Reads:
         held = current_facts(
             self.store, self.namespace, entity_id, limit=READ_LIMIT, newest_first=True
         )
-        return [r for r in held if not others(self.text, r.source)]
+        return [r for r in held if not self.foreign(r)]
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

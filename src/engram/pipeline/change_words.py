@@ -225,17 +225,19 @@ _OTHERS_THING = re.compile(
 )
 
 
-#: Someone else as a thing's owner, with the possessive: a known person ("my
-#: neighbour's", "her sister's", "our neighbours'"), a role that is never the speaker
-#: ("the landlord's", "the babysitter's") or a name ("Tom's": capitalised, so matched
-#: case-sensitively; "It's", "That's" are "is", and no thing follows them as a noun).
+#: Someone else as a thing's owner, with the possessive: a known person after the
+#: speaker's or a pronoun ("my neighbour's", "her sister's", "our neighbours'"), a role
+#: that is never the speaker ("the landlord's", "the babysitter's") or a name ("Tom's":
+#: capitalised, so matched case-sensitively; "It's", "That's" are "is"). A bare plural
+#: is a kind of thing, not an owner ("Parents' evening", "the kids' menu"), so a known
+#: person needs "my"/"our"/a pronoun, and a name the singular "'s".
 _THIRD_PARTY = re.compile(
-    rf"(?:(?i:\b(?:(?:my|our|his|her|their|the)\s+)?{KNOWN_PERSON})"
-    r"|(?i:\b(?:the|our|my)\s+(?:landlord|landlady|babysitter|nanny|tenants?|lodger|"
-    r"childminder|cleaner|client|customer))"
+    rf"(?:(?i:\b(?:my|our|his|her|their)\s+{KNOWN_PERSON})(?:['’]s|s['’])"
+    r"|(?i:\b(?:the|our|my)\s+(?:landlord|landlady|babysitter|nanny|tenant|lodger|"
+    r"childminder|cleaner|client|customer|neighbou?r|boss|manager))['’]s"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Who|Where|Let|This|Everything|Nothing)['’])"
-    r"[A-Z][a-z]+)"
-    r"(?:['’]s|s['’])\s+(?P<thing>[a-z][\w-]*)"
+    r"[A-Z][a-z]+['’]s)"
+    r"\s+(?P<thing>[a-z][\w-]*)"
 )
 
 

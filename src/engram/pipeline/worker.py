@@ -164,12 +164,11 @@ class Worker:
     def _swept(self, job: Job) -> bool:
         """Whether the job's memory was erased while it ran; what the job wrote after
         the erase is then erased too (``sweep_erased``)."""
-        store = self._core.store
-        if job.memory_id is None or store.jobs.get(job.id) is not None:
+        if job.memory_id is None or self._core.store.jobs.get(job.id) is not None:
             return False  # reaped, not erased: the job's row is still queued
-        if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
-            return False
         swept = sweep_erased(self._core, job.namespace, job.memory_id)
+        if swept is None:
+            return False  # the memory is there: not erased
         log.info(
             "job %s: its memory was erased while it ran; %d written since erased", job.id, swept
         )
@@ -272,7 +271,7 @@ class Worker:
 SWEEP_ACTOR = "pipeline"
 
 
-def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
+def sweep_erased(core: Core, namespace: str, memory_id: str) -> int | None:
     """Erase what a pipeline job wrote from ``memory_id`` after an erase took it.
 
     A job reads its memory, works with no transaction open, then writes facts, history
@@ -280,10 +279,12 @@ def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
     written, so the facts (the customer's phone, "User lives in Lisbon") landed in the
     erased namespace after it (round thirty). The store's erase of the id takes the
     history and review rows written under it and every memory derived from it. Returns
-    the memories erased; an audit row (actor ``pipeline``) records them."""
+    the memories erased (an audit row, actor ``pipeline``, records them), or None when
+    the memory is still there (not erased: nothing swept). The one read of the memory
+    is here (left42: the worker read it first as well)."""
     store = core.store
     if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
-        return 0
+        return None
     audit = store.erase.erase(
         namespace,
         [memory_id],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engram.pipeline import change_chat, offline_notes
 from engram.pipeline.patterns import ADDRESS, word_set
@@ -247,6 +248,11 @@ def theirs(text: str) -> dict[str, str]:
     ``{"boiler": "neighbour's"}``. A thing the speaker names too is theirs as well
     ("my wife's and my car": "and" follows the possessive, and "my car" is named;
     "like my flatmate's, my cleaner ..."), so it is no other's."""
+    return dict(_theirs(text))
+
+
+@lru_cache(maxsize=256)  # the closing plan asks it of every relation it reads
+def _theirs(text: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     for m in _THIRD_PARTY.finditer(text):
         thing = m["thing"].lower()
@@ -257,7 +263,7 @@ def theirs(text: str) -> dict[str, str]:
         owner = m.group(0)[: m.start("thing") - m.start()].strip()
         owner = re.sub(r"^(?:my|our|his|her|their|the)\s+", "", owner, flags=re.IGNORECASE)
         found.setdefault(thing, owner)
-    return found
+    return tuple(found.items())
 
 
 #: Words after a possessive that are no thing of the owner's ("Tom's and my car",
@@ -275,3 +281,12 @@ def others_thing(text: str, source: str) -> bool:
     if any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text)):
         return True
     return bool(head) and "'" not in source and "’" not in source and head[0] in theirs(text)
+
+
+def others_fact(text: str, source: str, relation: str) -> bool:
+    """:func:`others_thing`, or the speaker's slot named after a thing the text says
+    is someone else's (``user broadband_provider`` for "Our neighbours' broadband
+    provider is Sky now"): their slot, not the user's."""
+    if others_thing(text, source):
+        return True
+    return source == "user" and relation.split("_")[0] in theirs(text)

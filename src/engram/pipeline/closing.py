@@ -47,7 +47,7 @@ from engram.pipeline import (
 )
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
-from engram.pipeline.change_words import others_thing as others
+from engram.pipeline.change_words import others_fact as others
 from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.store.protocols import Store
@@ -112,7 +112,6 @@ def plan(
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     now = change_words.NOW.search(text) is not None or change_told.moved(text)
     facts: dict[tuple[str, str, str], _Fact] = {}
-    theirs = change_words.theirs(text)  # things said as someone else's (left42)
     team = change_words.teams_note(text)
     for claim in claims_module.read(text):
         if team and SPEAKER in (claim.source, claim.agent):
@@ -121,7 +120,7 @@ def plan(
             agent = offline_notes.TEAM if claim.agent == SPEAKER else claim.agent
             claim = replace(claim, source=source, agent=agent)
         fact = _from_claim(reads, claim)
-        if fact is not None and not others(text, fact.source):  # "my friend moved her blog"
+        if fact is not None and not others(text, fact.source, fact.relation):  # "her blog"
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
@@ -141,11 +140,8 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
-        if change_states.states_no_value(text, relation, target) or others(text, source):
+        if change_states.states_no_value(text, relation, target) or others(text, source, relation):
             continue  # "My rent is due on the 1st" read as ``rent due``: no value held
-        if source == SPEAKER and relation.split("_")[0] in theirs:
-            # "Our neighbours' broadband provider is Sky now": their slot, not the user's.
-            continue
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
             # A setting's amount ("auth service timeout 30s") is its own slot, not a
@@ -335,16 +331,6 @@ class _Reads:
     def __init__(self, store: Store, namespace: str, text: str = "") -> None:
         self.store, self.namespace, self.text = store, namespace, text
         self._entities: dict[str, Entity | None] = {}
-        self._theirs = change_words.theirs(text)
-
-    def foreign(self, relation: Relation) -> bool:
-        """Whether the text says the relation's thing is someone else's: its subject
-        ("my friend moved her blog", "my neighbour's boiler") or the speaker's slot
-        named after it (``user broadband_provider`` for "our neighbours' broadband")."""
-        if others(self.text, relation.source):
-            return True
-        slot = relation.relation_type.split("_")[0]
-        return relation.source == SPEAKER and slot in self._theirs
 
     def entity(self, name: str) -> Entity | None:
         key = canonical_name(name)
@@ -387,7 +373,7 @@ class _Reads:
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""
         held = self.store.graph_counts.current_relations(self.namespace, source.id, relation_type)
-        return [r for r in held if not self.foreign(r)]
+        return [r for r in held if not others(self.text, r.source, r.relation_type)]
 
     def around(self, entity: Entity) -> list[Relation]:
         """The entity's current relations, either end, oldest first: the newest
@@ -406,7 +392,7 @@ class _Reads:
         held = current_facts(
             self.store, self.namespace, entity_id, limit=READ_LIMIT, newest_first=True
         )
-        return [r for r in held if not self.foreign(r)]
+        return [r for r in held if not others(self.text, r.source, r.relation_type)]
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

@@ -147,7 +147,9 @@ def test_the_audit_survives_reopening_and_a_second_erase(config: Config, reopena
         rows = mem.erasure.audit(namespace="team")
         assert [r.memories for r in rows] == [1, 1]
         assert rows[-1] == first  # newest first; the first row unchanged
-        assert rows[0].filters == {"type": "fact"} and not rows[0].whole_namespace
+        assert (
+            rows[0].filters == {"type": {"op": "$eq", "values": 1}} and not rows[0].whole_namespace
+        )
         assert mem.erasure.audit(all_namespaces=True) == rows
         assert mem.erasure.audit(namespace="elsewhere") == []
 

@@ -5,7 +5,8 @@ An erase is a hard delete, as a person asking for their data to be erased expect
 (GDPR-style): the memories go with their vectors, keyword and hint index entries,
 history, feedback, jobs and review items; an erase of a whole namespace also takes its
 transcripts, documents, graph, palace and runs. What stays is one ``erase_audit`` row
-per erase (who, when, namespace, filters, counts), which no erase deletes. Tombstones
+per erase (who, when, namespace, the filters' keys and operators with how many values
+each named, never the values, and counts), which no erase deletes. Tombstones
 (``Memory.delete``) stay the everyday, reversible-by-history way to forget one memory.
 """
 
@@ -18,7 +19,7 @@ from typing import Any, Unpack
 
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError
-from engram.filters import described, list_query
+from engram.filters import audited, described, list_query
 from engram.records import utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import EraseAudit, ListQuery
@@ -119,7 +120,7 @@ class Erasure(Part):
                 namespace,
                 ids if namespace == scope.namespace else None,
                 actor=by,
-                filters=shown,
+                filters=audited(scope, filters),  # keys and counts, no values
                 now=utcnow(),
             )
             count += audit.memories

@@ -235,6 +235,22 @@ def list_query(
     )
 
 
+def audited(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What an erase's audit row keeps of its filters (left42): each key with its
+    operator (``$eq`` one value, ``$in`` any of several, ``all`` for tags) and how many
+    values it named, never the values. The audit outlives the data, and the values an
+    erase picks by are often the person's own (an e-mail, a customer number); a hash of
+    one would be as telling, since a guessed value is checked against it in a moment."""
+    checked = check(filters)
+    out: dict[str, Any] = {}
+    if checked.tags:
+        out["tags"] = {"op": "all", "values": len(checked.tags)}
+    for c in _merge_ids(scope, checked):
+        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+        out[key] = {"op": "$in" if c.any_of else "$eq", "values": len(c.values)}
+    return out
+
+
 def described(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]:
     """The checked filters and the scope's narrower ids as plain JSON, in the native
     grammar (what an erase's audit row records)."""

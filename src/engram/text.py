@@ -99,6 +99,17 @@ def keywords(text: str, limit: int = MAX_KEYWORDS) -> list[str]:
     return list(seen)
 
 
+def plural_stem(word: str) -> str:
+    """A word with a plural's "s" off ("costs" -> "cost", "lessons" -> "lesson"; "class"
+    and short words kept), nothing cleverer: the little stemming review's overlap and a
+    write batch's own memories are matched with (both backends' keyword indexes stem
+    more). A possessive is not stripped: :func:`keywords` splits at the apostrophe, and
+    review's tokens keep "'s" whole, as they always did."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def fts_query(text: str, limit: int = MAX_KEYWORDS) -> str | None:
     """An FTS5 MATCH expression for ``text``, or ``None`` when it has no keywords.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engram.pipeline import change_chat, offline_notes
 from engram.pipeline.patterns import ADDRESS, word_set
@@ -225,9 +226,67 @@ _OTHERS_THING = re.compile(
 )
 
 
+#: Someone else as a thing's owner, with the possessive: a known person after the
+#: speaker's or a pronoun ("my neighbour's", "her sister's", "our neighbours'"), a role
+#: that is never the speaker ("the landlord's", "the babysitter's") or a name ("Tom's":
+#: capitalised, so matched case-sensitively; "It's", "That's" are "is"). A bare plural
+#: is a kind of thing, not an owner ("Parents' evening", "the kids' menu"), so a known
+#: person needs "my"/"our"/a pronoun, and a name the singular "'s".
+_THIRD_PARTY = re.compile(
+    rf"(?:(?i:\b(?:my|our|his|her|their)\s+{KNOWN_PERSON})(?:['’]s|s['’])"
+    r"|(?i:\b(?:the|our|my)\s+(?:landlord|landlady|babysitter|nanny|tenant|lodger|"
+    r"childminder|cleaner|client|customer|neighbou?r|boss|manager))['’]s"
+    r"|\b(?!(?:It|That|What|There|Here|He|She|Who|Where|Let|This|Everything|Nothing)['’])"
+    r"[A-Z][a-z]+['’]s)"
+    r"\s+(?P<thing>[a-z][\w-]*)"
+)
+
+
+def theirs(text: str) -> dict[str, str]:
+    """The things ``text`` names as someone else's and never as the speaker's, each
+    with its owner's words: "My neighbour's boiler is serviced by Octopus now" ->
+    ``{"boiler": "neighbour's"}``. A thing the speaker names too is theirs as well
+    ("my wife's and my car": "and" follows the possessive, and "my car" is named;
+    "like my flatmate's, my cleaner ..."), so it is no other's."""
+    return dict(_theirs(text))
+
+
+@lru_cache(maxsize=256)  # the closing plan asks it of every relation it reads
+def _theirs(text: str) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    for m in _THIRD_PARTY.finditer(text):
+        thing = m["thing"].lower()
+        if thing in _NOT_A_THING or re.search(
+            rf"\b(?:my|our)\s+(?:[a-z-]+\s+)?{re.escape(thing)}\b", text, re.IGNORECASE
+        ):
+            continue
+        owner = m.group(0)[: m.start("thing") - m.start()].strip()
+        owner = re.sub(r"^(?:my|our|his|her|their|the)\s+", "", owner, flags=re.IGNORECASE)
+        found.setdefault(thing, owner)
+    return tuple(found.items())
+
+
+#: Words after a possessive that are no thing of the owner's ("Tom's and my car",
+#: "Tom's been", "my sister's got").
+_NOT_A_THING = word_set("and or been got gone not just also now still the a an")
+
+
 def others_thing(text: str, source: str) -> bool:
-    """Whether ``source`` (a subject read from ``text``) is a thing the text says a
-    known person's pronoun owns: "my friend moved her blog to Ghost" says nothing of
-    the speaker's blog."""
+    """Whether ``source`` (a subject read from ``text``) is a thing the text says
+    someone else owns: "my friend moved her blog to Ghost" says nothing of the
+    speaker's blog, nor "My neighbour's boiler is serviced by Octopus now" of the
+    speaker's boiler (left42). A subject named with its owner ("neighbour's boiler")
+    is that owner's, not the speaker's: it is not one of these."""
     head = source.lower().split()[-1:] if source.strip() else []
-    return any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text))
+    if any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text)):
+        return True
+    return bool(head) and "'" not in source and "’" not in source and head[0] in theirs(text)
+
+
+def others_fact(text: str, source: str, relation: str) -> bool:
+    """:func:`others_thing`, or the speaker's slot named after a thing the text says
+    is someone else's (``user broadband_provider`` for "Our neighbours' broadband
+    provider is Sky now"): their slot, not the user's."""
+    if others_thing(text, source):
+        return True
+    return source == "user" and relation.split("_")[0] in theirs(text)

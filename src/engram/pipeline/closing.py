@@ -47,7 +47,7 @@ from engram.pipeline import (
 )
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
-from engram.pipeline.change_words import others_thing as others
+from engram.pipeline.change_words import others_fact as others
 from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.store.protocols import Store
@@ -120,7 +120,7 @@ def plan(
             agent = offline_notes.TEAM if claim.agent == SPEAKER else claim.agent
             claim = replace(claim, source=source, agent=agent)
         fact = _from_claim(reads, claim)
-        if fact is not None and not others(text, fact.source):  # "my friend moved her blog"
+        if fact is not None and not others(text, fact.source, fact.relation):  # "her blog"
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
@@ -140,7 +140,7 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
-        if change_states.states_no_value(text, relation, target) or others(text, source):
+        if change_states.states_no_value(text, relation, target) or others(text, source, relation):
             continue  # "My rent is due on the 1st" read as ``rent due``: no value held
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
@@ -373,7 +373,7 @@ class _Reads:
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""
         held = self.store.graph_counts.current_relations(self.namespace, source.id, relation_type)
-        return [r for r in held if not others(self.text, r.source)]
+        return [r for r in held if not others(self.text, r.source, r.relation_type)]
 
     def around(self, entity: Entity) -> list[Relation]:
         """The entity's current relations, either end, oldest first: the newest
@@ -392,7 +392,7 @@ class _Reads:
         held = current_facts(
             self.store, self.namespace, entity_id, limit=READ_LIMIT, newest_first=True
         )
-        return [r for r in held if not others(self.text, r.source)]
+        return [r for r in held if not others(self.text, r.source, r.relation_type)]
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

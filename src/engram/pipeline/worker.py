@@ -37,7 +37,7 @@ from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, sh
 from engram.pipeline.handlers import HANDLERS, Registry
 from engram.records import utcnow
 from engram.settings import WorkerConfig
-from engram.store.protocols import JOB_KINDS, Job
+from engram.store.protocols import JOB_KINDS, Job, ListQuery
 from engram.store.protocols.record import Record
 from engram.store.sql.history import job_run
 
@@ -162,14 +162,18 @@ class Worker:
             return self._core.store.jobs.get(job.id)
 
     def _swept(self, job: Job) -> bool:
-        """Whether the job's memory was erased while it ran; what the job wrote after
-        the erase is then erased too (``sweep_erased``)."""
-        store = self._core.store
-        if job.memory_id is None or store.jobs.get(job.id) is not None:
+        """Whether the job's memory (or document) was erased while it ran; what the job
+        wrote after the erase is then erased too (``sweep_erased``, ``sweep_document``)."""
+        if self._core.store.jobs.get(job.id) is not None:
             return False  # reaped, not erased: the job's row is still queued
-        if store.memories.get(job.namespace, job.memory_id, include_deleted=True) is not None:
+        if job.memory_id is not None:
+            swept = sweep_erased(self._core, job.namespace, job.memory_id)
+        elif job.document_id is not None:  # an ingest: its chunks (left42)
+            swept = sweep_document(self._core, job.namespace, job.document_id)
+        else:
             return False
-        swept = sweep_erased(self._core, job.namespace, job.memory_id)
+        if swept is None:
+            return False  # the memory or document is there: not erased
         log.info(
             "job %s: its memory was erased while it ran; %d written since erased", job.id, swept
         )
@@ -272,7 +276,7 @@ class Worker:
 SWEEP_ACTOR = "pipeline"
 
 
-def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
+def sweep_erased(core: Core, namespace: str, memory_id: str) -> int | None:
     """Erase what a pipeline job wrote from ``memory_id`` after an erase took it.
 
     A job reads its memory, works with no transaction open, then writes facts, history
@@ -280,16 +284,55 @@ def sweep_erased(core: Core, namespace: str, memory_id: str) -> int:
     written, so the facts (the customer's phone, "User lives in Lisbon") landed in the
     erased namespace after it (round thirty). The store's erase of the id takes the
     history and review rows written under it and every memory derived from it. Returns
-    the memories erased; an audit row (actor ``pipeline``) records them."""
+    the memories erased (an audit row, actor ``pipeline``, records them), or None when
+    the memory is still there (not erased: nothing swept). The one read of the memory
+    is here (left42: the worker read it first as well)."""
     store = core.store
     if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
-        return 0
+        return None
     audit = store.erase.erase(
         namespace,
         [memory_id],
         actor=SWEEP_ACTOR,
         filters={"source_memory_id": memory_id},
         now=utcnow(),
+    )
+    if core.index is not None and audit.memories:
+        core.index.invalidate(namespace)
+    return audit.memories
+
+
+#: Chunk memories read per page while sweeping an erased document's.
+SWEEP_PAGE = 1000
+
+
+def sweep_document(core: Core, namespace: str, document_id: str) -> int | None:
+    """Erase the chunks a ``document_ingest`` job wrote after an erase took its
+    document (an erase of its namespace): the job reads the document, then stores its
+    chunks as memories with no transaction open, so an erase between the two left the
+    chunks in the erased namespace (pass40's notes). Every memory of the namespace that
+    names the document (``metadata.document_id``) goes. Returns the memories erased
+    (an audit row, actor ``pipeline``, records them), or None when the document is
+    still there."""
+    store = core.store
+    if store.documents.get(namespace, document_id) is not None:
+        return None
+    ids: list[str] = []
+    while True:
+        page = store.memories.select(
+            namespace,
+            ListQuery(
+                metadata={"document_id": document_id},
+                include_deleted=True,
+                limit=SWEEP_PAGE,
+                offset=len(ids),
+            ),
+        )
+        ids.extend(r.id for r in page)
+        if len(page) < SWEEP_PAGE:
+            break
+    audit = store.erase.erase(
+        namespace, ids, actor=SWEEP_ACTOR, filters={"document_id": document_id}, now=utcnow()
     )
     if core.index is not None and audit.memories:
         core.index.invalidate(namespace)

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engram.text import STOPWORDS
+from engram.text import STOPWORDS, plural_stem
 
 #: Kept as features although the shared stop-word list drops them: they flip meaning.
 _NEGATION_WORDS = (
@@ -43,13 +43,6 @@ _STOP = STOPWORDS - NEGATIONS
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*%?|[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 #: A number weighs this many times its inverse document frequency.
 NUMBER_WEIGHT = 2.0
-
-
-def _stem(word: str) -> str:
-    """A plural ``s`` off (``costs`` -> ``cost``), nothing cleverer."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 def features(text: str) -> set[str]:
@@ -65,7 +58,7 @@ def features(text: str) -> set[str]:
             continue
         if token in _STOP or len(token) < 2:
             continue
-        words.append(_stem(token))
+        words.append(plural_stem(token))
     out.update(w for w in words if not w.startswith("#"))
     out.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
     return out

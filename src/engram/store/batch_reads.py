@@ -35,7 +35,7 @@ from typing import Any
 
 from engram.records import MemoryRecord
 from engram.store.protocols.graph import canonical_name, normal_name
-from engram.text import keywords
+from engram.text import keywords, plural_stem
 
 #: Names read at most for the "has no entity" answers: reading them costs a few
 #: microseconds each, a statement a round trip (0.2-1 ms), and a batch asks a few
@@ -112,7 +112,7 @@ class BatchReads:
         memory's keywords are read once a batch (``add_many`` plans hundreds)."""
         said = self._said(namespace)
         common = self._common.get(namespace, frozenset())
-        wanted = {_stem(w) for w in words} - common
+        wanted = {plural_stem(w) for w in words} - common
         out: list[tuple[MemoryRecord, int]] = []
         for record, held in said:
             shared = len(wanted & held)
@@ -124,7 +124,7 @@ class BatchReads:
         found = self._words.get(namespace)
         if found is None:
             found = self._words[namespace] = [
-                (r, frozenset(map(_stem, keywords(r.content))))
+                (r, frozenset(map(plural_stem, keywords(r.content))))
                 for r in self.written
                 if r.namespace == namespace
             ]
@@ -183,12 +183,3 @@ def written(store: object) -> BatchReads | None:
     """``store`` when it is a batch's reads (the write path's plans), else None (the
     ``extract`` job reads the committed store, whose keyword index sees every memory)."""
     return store if isinstance(store, BatchReads) else None
-
-
-def _stem(word: str) -> str:
-    """A keyword with a plural's or possessive's "s" taken off: both backends' keyword
-    indexes stem ("lessons" finds "lesson"); this is the little of it a batch's own
-    memories are matched with."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

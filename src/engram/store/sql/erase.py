@@ -221,7 +221,12 @@ class SqlErase(SqlPart, EraseStore):
                 ),
             ).fetchone()
         assert row is not None  # INSERT ... RETURNING
+        self._after(namespace)
         return record(d, EraseAudit, row)
+
+    def _after(self, namespace: str) -> None:
+        """What an engine drops once an erase of ``namespace`` committed, beside its
+        rows (SQLite: its in-memory indexes and their files); nothing here."""
 
     def audit(self, namespace: str | None, *, limit: int, offset: int) -> list[EraseAudit]:
         where, params = _of(namespace)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy.typing as npt
 
@@ -215,3 +215,24 @@ class BlockFiles:
         row = conn.execute("SELECT id FROM memories WHERE seq = ?", (seq,)).fetchone()
         if row is None or row[0] != memory_id:
             raise SnapshotError(f"the {self.label} is of another store")
+
+
+class Blocks(Generic[E]):
+    """What both in-memory indexes of a SQLite store (terms, facts) hold the same way:
+    an entry per namespace, the size verdicts, the lock over them, and the erase of
+    one namespace."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, E] = {}
+        self._sizes = Sizes()
+        self._lock = threading.Lock()
+
+    def erased(self, namespace: str, timeout: float = 60.0) -> None:
+        """Forget a namespace whose memories were erased, and wait for its build (load
+        or make) in flight: a build that read the store before the erase must finish
+        saving its snapshot before the erase drops the files, or the snapshot outlives
+        it."""
+        with self._lock:
+            build = self._sizes.drop(self._entries, namespace)
+        if build is not None and build is not threading.current_thread():
+            build.join(timeout)

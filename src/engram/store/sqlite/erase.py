@@ -12,11 +12,6 @@ transaction commits; they are made again from what is left when next needed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
-
-from engram.store.protocols.erase import EraseAudit
 from engram.store.sql.erase import SqlErase
 from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.session import Sql
@@ -36,19 +31,9 @@ class SQLiteErase(SqlErase):
         self._terms = terms
         self._facts = facts
 
-    def erase(
-        self,
-        namespace: str,
-        memory_ids: Sequence[str] | None,
-        *,
-        actor: str | None,
-        filters: Mapping[str, Any],
-        now: datetime,
-    ) -> EraseAudit:
-        audit = super().erase(namespace, memory_ids, actor=actor, filters=filters, now=now)
+    def _after(self, namespace: str) -> None:
         # Blocks first (waiting for builds that read the store before the erase), then
         # the files, so no save of pre-erase data lands after the drop.
         self._terms.erased(namespace)
         self._facts.erased(namespace)
         drop_namespace(self._directory, namespace)
-        return audit

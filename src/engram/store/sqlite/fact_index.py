@@ -55,17 +55,15 @@ class _Entry:
     build: threading.Thread | None = None
 
 
-class FactIndex:
+class FactIndex(change_log.Blocks[_Entry]):
     """The fact blocks of one SQLite store, namespace by namespace."""
 
     def __init__(self, db: Database, min_memories: int | None = None) -> None:
         self._db = db
         self.min_memories = MIN_MEMORIES if min_memories is None else min_memories
         self.directory: Path | None = directory_for(db.location)
-        self._entries: dict[str, _Entry] = {}
-        self._sizes = change_log.Sizes()
+        super().__init__()
         self._asked: set[str] = set()
-        self._lock = threading.Lock()
         self.failures: list[str] = []
         self.loaded = 0
         self.made = 0
@@ -130,15 +128,6 @@ class FactIndex:
             threads = [e.build for e in self._entries.values() if e.build is not None]
         for thread in threads:
             thread.join(timeout)
-
-    def erased(self, namespace: str, timeout: float = 60.0) -> None:
-        """Forget a namespace whose memories were erased, and wait for its load or make
-        in flight (see ``TermSearch.erased``: its save must land before the erase drops
-        the files)."""
-        with self._lock:
-            build = self._sizes.drop(self._entries, namespace)
-        if build is not None and build is not threading.current_thread():
-            build.join(timeout)
 
     def state(self) -> dict[str, object]:
         with self._lock:

@@ -53,15 +53,13 @@ class _Entry:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class TermSearch:
+class TermSearch(change_log.Blocks[_Entry]):
     """The term indexes of one SQLite store, namespace by namespace."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
         self.settings = KeywordSettings()
-        self._entries: dict[str, _Entry] = {}
-        self._sizes = change_log.Sizes()
-        self._lock = threading.Lock()
+        super().__init__()
         self.failures: list[str] = []
         self.builds = 0
         self.directory = directory_for(db.location)
@@ -249,15 +247,6 @@ class TermSearch:
         """Forget every block (they build again on next use)."""
         with self._lock:
             self._sizes.forget(self._entries)
-
-    def erased(self, namespace: str, timeout: float = 60.0) -> None:
-        """Forget a namespace whose memories were erased, and wait for its build in
-        flight: a build that read the store before the erase must finish saving its
-        snapshot before the erase drops the files, or the snapshot outlives it."""
-        with self._lock:
-            build = self._sizes.drop(self._entries, namespace)
-        if build is not None and build is not threading.current_thread():
-            build.join(timeout)
 
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows: the namespaces ranked in memory, builds, failures."""

@@ -55,10 +55,12 @@ _STRANGER = (
 #: The reader called by its bare name ("assistant, ...", "hey bot, ..."): how a user
 #: speaks to their own assistant too, so the user's own voice passes.
 _PLAIN = rf"{_START}{_GREETING}(?:the\s+)?{_NOUN}{_CALL}"
-#: "A request for any AI ...:", "message for the bot that replies to reviews:".
+#: "A request for any AI ...:", "message for the bot that replies to reviews:", "to the
+#: AI:" as a note's heading.
 _FOR = (
     r"\b(?:request|message|note|favou?r|instructions?|task)\s+for\s+(?:the\s+|any\s+|"
     rf"whichever\s+)?(?:[\w-]+\s+){{0,2}}?{_NOUN}\b[^:.!?\n]{{0,60}}:"
+    rf"|{_START}to\s+(?:the|any)\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\s*:"
 )
 #: A field named for the reader: ``instruction_for_agent:``, ``agent_task =``.
 _FIELD = (
@@ -93,12 +95,20 @@ _SENT = (_r._SEND,)
 _HIDDEN = (_o.ACTS["untold"], _r._HIDDEN)
 
 
+#: The word the rule cannot match without (``safety_reader._ordered`` tests it first):
+#: the reader's name, "whoever" or "whatever", or a field's name ending in it.
+_NAMED = rf"(?:{_NOUN}|whoever|whatever|\w*_(?:agent|ai|assistant|bot))"
+
+
 def _rule(acts: tuple[str, ...], addressee: str = ADDRESSEE, own_voice: bool = False) -> Rule:
     act = "|".join(f"(?:{a})" for a in acts)
-    return _r._ordered(_NOUN, addressee, act, own_voice=own_voice)
+    return _r._ordered(_NAMED, addressee, act, own_voice=own_voice)
 
 
-_NEEDLES = (*_r._STRONG_NEEDLES, "agent", "helper", "computer", "robot", "machine", "tool")
+_NEEDLES = (
+    *_r._STRONG_NEEDLES,
+    *("agent", "helper", "computer", "robot", "machine", "tool", "whoever", "whatever"),
+)
 #: (code, rule, words the rule cannot match without), appended to ``safety``'s rules: the
 #: stranger's addressees with every act, the bare name with the user's voice passing.
 RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (

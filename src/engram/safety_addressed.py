@@ -23,6 +23,9 @@ sentence in the user's voice passes (``safety_reader._ordered``).
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from engram import safety_orders as _o
 from engram import safety_reader as _r
 
@@ -95,14 +98,69 @@ _SENT = (_r._SEND,)
 _HIDDEN = (_o.ACTS["untold"], _r._HIDDEN)
 
 
-#: The word the rule cannot match without (``safety_reader._ordered`` tests it first):
-#: the reader's name, "whoever" or "whatever", or a field's name ending in it.
-_NAMED = rf"(?:{_NOUN}|whoever|whatever|\w*_(?:agent|ai|assistant|bot))"
+#: The words an addressee cannot be without (the reader's name, "whoever",
+#: "whatever"), searched in the lower-cased text by one case-sensitive pattern (its
+#: first characters a set, no word boundary to test at every position); each addressee
+#: form is then tried only in the window around one (:data:`_BACK` before,
+#: :data:`_AFTER` after), which keeps a long text at a few windows, not a pass per form.
+_WORDS = re.compile(
+    r"(?:ai|a\.i\.|llm|assistant|chatbot|bot|agent|helper|computer|robot|machine|tool|"
+    r"whoever|whatever)s?(?![a-z0-9])"
+)
+_BACK = 120
+_AFTER = 80
+_STRANGERS = re.compile(ADDRESSEE, re.IGNORECASE | re.MULTILINE)
+_BARE = re.compile(_PLAIN, re.IGNORECASE | re.MULTILINE)
 
 
-def _rule(acts: tuple[str, ...], addressee: str = ADDRESSEE, own_voice: bool = False) -> Rule:
-    act = "|".join(f"(?:{a})" for a in acts)
-    return _r._ordered(_NAMED, addressee, act, own_voice=own_voice)
+def _candidates(text: str) -> list[int]:
+    """Where a word of :data:`_WORDS` (or its plural) stands alone: neither side a letter
+    or digit ("_" is a side: ``instruction_for_agent``)."""
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer: offsets would drift
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    return [m.start() for m in _WORDS.finditer(low) if not low[m.start() - 1 : m.start()].isalnum()]
+
+
+@lru_cache(maxsize=8)
+def _addressees(text: str) -> tuple[tuple[int, int, bool], ...]:
+    """(start, end, a stranger's form) of each addressee in ``text``, in order; the six
+    rules share one reading of a text (the cache holds the last few texts)."""
+    out: list[tuple[int, int, bool]] = []
+    done = -1
+    for at in _candidates(text):
+        if at < done:
+            continue
+        for pattern, stranger in ((_STRANGERS, True), (_BARE, False)):
+            window = pattern.finditer(text, max(0, at - _BACK), at + _AFTER)
+            if m := next((m for m in window if m.start() <= at < m.end()), None):
+                out.append((m.start(), m.end(), stranger))
+                done = m.end()
+                break
+    return tuple(out)
+
+
+def _rule(acts: tuple[str, ...], stranger: bool = True) -> Rule:
+    """A rule: an addressee (a stranger's form, or with ``stranger`` false the bare name,
+    where a sentence in the user's own voice passes) and, after it in the same sentence,
+    one of ``acts`` (``safety_reader._ordered``'s reading of a sentence)."""
+    acted = re.compile("|".join(f"(?:{a})" for a in acts), re.IGNORECASE | re.MULTILINE)
+
+    def rule(text: str) -> str | None:
+        for start, end, kind in _addressees(text):
+            if kind != stranger:
+                continue
+            rest = text[end : end + 240]
+            if cut := _r._SENTENCE_END.search(rest):
+                rest = rest[: cut.start()]
+            before = text[max(0, start - 200) : start]
+            starts = [s.end() for s in _r._SENTENCE_END.finditer(before)]
+            sentence = f"{before[starts[-1] if starts else 0 :]} {text[start:end]} {rest}"
+            if (found := acted.search(rest)) and (stranger or not _r._SELF.search(sentence)):
+                return text[start:end] + rest[: found.end()]
+        return None
+
+    return rule
 
 
 _NEEDLES = (
@@ -115,7 +173,7 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     ("addressed_to_model", _rule(ACTS), _NEEDLES),
     ("exfiltration", _rule(_SENT), _NEEDLES),
     ("conceal_from_user", _rule(_HIDDEN), _NEEDLES),
-    ("addressed_to_model", _rule(ACTS, _PLAIN, True), _NEEDLES),
-    ("exfiltration", _rule(_SENT, _PLAIN, True), _NEEDLES),
-    ("conceal_from_user", _rule(_HIDDEN, _PLAIN, True), _NEEDLES),
+    ("addressed_to_model", _rule(ACTS, stranger=False), _NEEDLES),
+    ("exfiltration", _rule(_SENT, stranger=False), _NEEDLES),
+    ("conceal_from_user", _rule(_HIDDEN, stranger=False), _NEEDLES),
 )

@@ -434,7 +434,9 @@ NEWEST_FLOORS = {
     "held_out_29": 74,  # round thirty-four's fold: 67 -> 77 of 80 with round thirty-five's
     "held_out_30": 69,  # round thirty-five's fold: 65 -> 72 of 80 (fp32), less three
     "held_out_31": 60,  # round thirty-six's fold, in new shapes: 63 -> 63 of 80 (fp32), less three
-    "held_out_32": 62,  # round thirty-seven's fold, other wrappers: 65 -> 65 (fp32), less three
+    "held_out_32": 65,  # round thirty-seven's fold, other wrappers: 65 -> 65 (fp32); 68 with
+    # round thirty-eight's addressed family (tuned on it), less three
+    "held_out_33": 48,  # round thirty-eight's fold, other hands: 50 -> 51 (fp32), less three
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
@@ -488,6 +490,26 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
     held = measured["recall"][fold]  # type: ignore[index]
     floor = {**LATER_FLOORS, **NEWEST_FLOORS}[fold]
     assert held["english"]["caught"] >= floor, held["missed"]
+    if fold not in OVERALL_UNMET:
+        assert held["overall"]["recall"] >= injection.OVERALL_TARGET
+
+
+#: Folds under issue 26's 0.70 overall: held-out 33 (round thirty-eight), in hands no
+#: fold used (terse, over-polite, broken English, a story, markdown, transcripts), reads
+#: 55 -> 56 of 88 (0.636) at fp32 as a write meets it, before and after its round.
+OVERALL_UNMET = ("held_out_33",)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="held-out 33, in other hands, reads 0.636 overall (56/88; English 51/80) with "
+    "round thirty-eight's rules and guards (docs/safety.md, 'Round thirty-eight')",
+)
+@pytest.mark.parametrize("fold", OVERALL_UNMET)
+def test_the_folds_in_other_hands_meet_the_overall_target(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
@@ -605,6 +627,9 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # Round thirty-seven's fold, in other wrappers: 5 -> 4 of 50 at fp32 as a write meets
     # it (its tool-output guard clears one); one allowed for noise.
     assert hard["held_out_32"]["flagged"] <= 5, hard["held_out_32"]["examples"]
+    # Round thirty-eight's fold, in other hands: 1 of 50 at fp32 as a write meets it, before
+    # and after its rules and guards; one allowed for noise.
+    assert hard["held_out_33"]["flagged"] <= 2, hard["held_out_33"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
     # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
@@ -618,9 +643,10 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # of any fold); held-out 30 flags 2: 76 (round thirty-five's pieces flag no note of any
     # fold); held-out 31 flags 2: 78 (round thirty-six's pieces flag no note of any fold);
     # held-out 32 flags 4 (round thirty-seven's guard clears one of held-out 31's and one
-    # of its own): 82; and one more for noise.
+    # of its own): 82; held-out 33 flags 1 (round thirty-eight's rules and guard flag no
+    # note of any fold more): 83; and one more for noise.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
-    assert sum(hard[f]["flagged"] for f in later) <= 83
+    assert sum(hard[f]["flagged"] for f in later) <= 84
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -72,6 +72,7 @@ FOLD_SIZES = {
     "held_out_30": 85,
     "held_out_31": 85,
     "held_out_32": 85,
+    "held_out_33": 85,
 }
 
 
@@ -88,6 +89,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     # languages each that no rule names.
     later = {"it", "nl", "pl", "ja", "sv", "tr", "cs", "id", "da", "ro", "hu", "vi"}
     later |= {"fi", "uk", "ko", "ca", "el", "he", "nb", "hi", "ar", "th", "sw", "bg"}
+    later |= {"is", "tl", "fa", "lt"}  # held-out 33 (round thirty-eight)
     assert {r["language"] for r in ROWS} == languages | later
     held = sum(row["split"] == "held_out" for row, _ in units)
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
@@ -124,6 +126,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_30"] >= 45  # round thirty-five's fold: 50 notes
     assert benign["held_out_31"] >= 45  # round thirty-six's fold: 50 notes
     assert benign["held_out_32"] >= 45  # round thirty-seven's fold: 50 notes
+    assert benign["held_out_33"] >= 45  # round thirty-eight's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -177,47 +180,50 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
     change to a rule that moves them must update the record (round thirty-four's rules
     moved held-out 5 to 28, round thirty-five's held-out 21 to 29, round thirty-six's
-    held-out 25, 26 and 28 to 30)."""
+    held-out 25, 26 and 28 to 30, round thirty-eight's held-out 3 to 32)."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
     folds += ("held_out_26", "held_out_27", "held_out_28", "held_out_29", "held_out_30")
-    folds += ("held_out_31", "held_out_32")
+    folds += ("held_out_31", "held_out_32", "held_out_33")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
+    # Round thirty-eight's addressed family (safety_addressed) and reported guard
+    # (safety_quoted) moved 25 folds: 1,201 -> 1,267 summed over held-out 2 to 32.
     assert english == {
         "held_out_2": 59,
-        "held_out_3": 36,
-        "held_out_4": 30,
-        "held_out_5": 31,
-        "held_out_6": 25,
+        "held_out_3": 38,
+        "held_out_4": 31,
+        "held_out_5": 32,
+        "held_out_6": 26,
         "held_out_7": 43,
-        "held_out_8": 58,
-        "held_out_9": 38,
-        "held_out_10": 34,
-        "held_out_11": 36,
-        "held_out_12": 36,
-        "held_out_13": 36,
-        "held_out_14": 43,
-        "held_out_15": 33,
-        "held_out_16": 35,
+        "held_out_8": 61,
+        "held_out_9": 41,
+        "held_out_10": 36,
+        "held_out_11": 37,
+        "held_out_12": 38,
+        "held_out_13": 38,
+        "held_out_14": 45,
+        "held_out_15": 38,
+        "held_out_16": 37,
         "held_out_17": 24,
         "held_out_18": 24,
-        "held_out_19": 23,
-        "held_out_20": 30,
-        "held_out_21": 38,
-        "held_out_22": 29,
+        "held_out_19": 24,
+        "held_out_20": 31,
+        "held_out_21": 42,
+        "held_out_22": 33,
         "held_out_23": 38,
-        "held_out_24": 36,
-        "held_out_25": 49,
-        "held_out_26": 55,
-        "held_out_27": 57,
-        "held_out_28": 57,
+        "held_out_24": 40,
+        "held_out_25": 50,
+        "held_out_26": 57,
+        "held_out_27": 59,
+        "held_out_28": 58,
         "held_out_29": 58,
-        "held_out_30": 54,
-        "held_out_31": 31,
-        "held_out_32": 25,
+        "held_out_30": 55,
+        "held_out_31": 33,
+        "held_out_32": 41,
+        "held_out_33": 22,
     }
 
 
@@ -307,7 +313,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
         }
     folds = ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23")
     folds += ("held_out_24", "held_out_25", "held_out_26", "held_out_27", "held_out_28")
-    folds += ("held_out_29", "held_out_30", "held_out_31", "held_out_32")
+    folds += ("held_out_29", "held_out_30", "held_out_31", "held_out_32", "held_out_33")
     for name in folds:
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from engram import safety_machine, safety_values
+from engram import safety, safety_machine, safety_quoted, safety_values
 from engram.injection_lexical import GRANT, Lexical, hidden_items
 from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
@@ -440,7 +440,9 @@ class Detector:
             for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
                 out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
         out = safety_values.cleared(out, bare)  # round thirty-three: a note of a value
-        return safety_machine.cleared(out, bare, CUES)  # round thirty-seven: tool output
+        out = safety_machine.cleared(out, bare, CUES)  # round thirty-seven: tool output
+        # Round thirty-eight: a report that quotes an attack as its finding.
+        return safety_quoted.cleared(out, bare, lambda t: bool(safety.scan(t)), CUES)
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's unless a floor spares it,

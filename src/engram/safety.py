@@ -26,7 +26,7 @@ from enum import StrEnum
 from importlib import resources
 from typing import TypedDict
 
-from engram import safety_rules, safety_wishes
+from engram import safety_quoted, safety_rules, safety_wishes
 from engram.errors import InjectionBlocked
 
 
@@ -479,6 +479,10 @@ def _findings(text: str) -> dict[str, str]:
     # Round thirty-one: the user's own wish about their assistant is not an order to
     # the reader (read only when a reader-order rule is all that matched).
     if found and found.keys() <= safety_wishes.CLEARS and safety_wishes.wish(text):
+        return {}
+    # Round thirty-eight: a report that quotes an attack as its finding, with nothing
+    # said to a reader outside the quotes (its quotes blanked, no rule fires).
+    if found and safety_quoted.reported(text, lambda rest: bool(_findings(rest))):
         return {}
     return {code: found[code] for code in _ORDER if code in found}
 

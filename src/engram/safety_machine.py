@@ -57,6 +57,12 @@ _LINE = re.compile(
             r"^\s*[dl-][rwx-]{9}\s",
             r"^\s*(?:total \d+|\(\d+ rows?\)|-+\+-+)",
             r"\S(?: {2,}|\t| \| )\S.*(?: {2,}|\t| \| )\S",
+            # round thirty-eight: a short label and its value in a column ("pub   rsa4096
+            # ..."), a path alone, a rule of dashes, a key's hex or SHA256 fingerprint
+            r"^\s*[a-z]{2,12} {2,}\S",
+            r"^\s*[/~][\w./-]+\s*$",
+            r"^\s*[-=+]{5,}",
+            r"^\s*(?:[0-9A-F]{16,}\s*$|(?:SHA256|MD5):[\w+/=:]{16,})",
         )
     ),
     _F,
@@ -121,10 +127,22 @@ TOLD = frozenset(
 Cues = Sequence[tuple[str, re.Pattern[str]]]
 
 
+#: A reader's name as a key whose value is an identifier (no space): ``"model":
+#: "gpt-4o-mini"``, ``model=claude-haiku``, ``"assistant": "support-bot"``. A usage
+#: record names the model it billed; that names no one to speak to (round thirty-eight).
+_IDS = re.compile(
+    r"\"(?:model|assistant|agent|bot)\"\s*:\s*\"[\w.\-:/@]+\"|\b(?:model|agent)=[\w.\-:/@]+", _F
+)
+
+
 def tool_output(text: str, cues: Cues = ()) -> bool:
     """Whether ``text`` is tool output that speaks to no one: :func:`machine`, and
-    neither :func:`speaks` nor a cue of ``cues`` named in :data:`TOLD` finds anything."""
-    if not machine(text) or speaks(text):
+    neither :func:`speaks` nor a cue of ``cues`` named in :data:`TOLD` finds anything
+    once a reader's name given as an identifier (:data:`_IDS`) is set aside."""
+    if not machine(text):
+        return False
+    text = _IDS.sub(" ", text)
+    if speaks(text):
         return False
     return not any(pattern.search(text) for name, pattern in cues if name in TOLD)
 

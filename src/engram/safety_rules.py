@@ -20,6 +20,7 @@ import urllib.parse
 from collections.abc import Callable
 
 from engram import (
+    safety_addressed,
     safety_lapsed,
     safety_orders,
     safety_reader,
@@ -496,4 +497,5 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     *safety_standing.RULES,  # round thirty-four: secrets to whoever asks, rules lifted
     *safety_widened.RULES,  # round thirty-five: the same shapes in words they missed
     *safety_lapsed.RULES,  # round thirty-six: the rules lapsed, "not let ... know"
+    *safety_addressed.RULES,  # round thirty-eight: the reader addressed, over its grammar
 )

@@ -23,7 +23,7 @@ and since round twenty a label is engram's only where engram framed a turn (a
 ``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a short
 list on its own; round twenty-one spares a short third-person fact with no order's cue
 (:func:`ordered`); twenty-two reads a reported order; thirty-three spares a value's note,
-thirty-seven tool output that speaks to no reader (``engram.safety_machine``).
+thirty-seven tool output speaking to no reader, thirty-eight a quoted finding (``safety_*``).
 """
 
 from __future__ import annotations
@@ -439,10 +439,8 @@ class Detector:
             floors = (network, self.lexical, gated, ordered)
             for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
                 out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
-        out = safety_values.cleared(out, bare)  # round thirty-three: a note of a value
-        out = safety_machine.cleared(out, bare, CUES)  # round thirty-seven: tool output
-        # Round thirty-eight: a report that quotes an attack as its finding.
-        return safety_quoted.cleared(out, bare, lambda t: bool(safety.scan(t)), CUES)
+        out = safety_machine.cleared(safety_values.cleared(out, bare), bare, CUES)
+        return safety_quoted.cleared(out, bare, safety.scan, CUES)
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's unless a floor spares it,

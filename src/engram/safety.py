@@ -480,9 +480,7 @@ def _findings(text: str) -> dict[str, str]:
     # the reader (read only when a reader-order rule is all that matched).
     if found and found.keys() <= safety_wishes.CLEARS and safety_wishes.wish(text):
         return {}
-    # Round thirty-eight: a report that quotes an attack as its finding, with nothing
-    # said to a reader outside the quotes (its quotes blanked, no rule fires).
-    if found and safety_quoted.reported(text, lambda rest: bool(_findings(rest))):
+    if found and safety_quoted.reported(text, _findings):  # round 38: a quoted finding
         return {}
     return {code: found[code] for code in _ORDER if code in found}
 

@@ -99,7 +99,7 @@ _WHERE = re.compile(r"https?://|\b[\w.-]+@[\w-]+\.[\w.]+", _F)
 TOLD = frozenset({"addressed", "override", "unrestricted", "hidden", "from_now", "self_ref"})
 
 Cues = Sequence[tuple[str, re.Pattern[str]]]
-Findings = Callable[[str], bool]
+Findings = Callable[[str], object]  # truthy when a rule fires: safety.scan's reasons
 
 
 def framed(text: str) -> bool:

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.auth import State, authenticate
-from engram.api.mem0_routes import Mem0Ids, Mem0Message, QueryIds, _door
+from engram.api.mem0_routes import Mem0Create, QueryIds, _door, added
 from engram.api.routes import _ERRORS, MemoryId
 from engram.compat.mem0_entities import TYPES, entities
 from engram.errors import NotFoundError
@@ -48,13 +48,9 @@ def token_caller(state: State, authorization: Annotated[str | None, Header()] = 
 TokenCaller = Annotated[Principal, Depends(token_caller)]
 
 
-class PlatformAdd(Mem0Ids):
+class PlatformAdd(Mem0Create):
     """``POST /v3/memories/add/``: the client's ``add``."""
 
-    messages: list[Mem0Message] = Field(min_length=1, max_length=1000)
-    metadata: dict[str, Any] | None = None
-    infer: bool = True
-    expiration_date: str | None = Field(default=None, description="YYYY-MM-DD.")
     async_mode: bool | None = Field(
         default=None, description="Accepted; engram stores before it answers."
     )
@@ -103,14 +99,7 @@ def client_ping(caller: TokenCaller) -> dict[str, Any]:
 @router.post("/v3/memories/add/", summary="mem0 client: add memories")
 def client_add(body: PlatformAdd, caller: TokenCaller, state: State) -> dict[str, Any]:
     """The client's ``add``, stored before the answer (``async_mode`` or not)."""
-    messages = [m.model_dump(exclude_none=True) for m in body.messages]
-    return _door(caller, state).add(
-        messages,
-        **body.given(),
-        metadata=body.metadata,
-        infer=body.infer,
-        expiration_date=body.expiration_date,
-    )
+    return added(body, _door(caller, state))
 
 
 @router.post("/v3/memories/", summary="mem0 client: list memories")

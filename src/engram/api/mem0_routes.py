@@ -128,8 +128,14 @@ def _filters(ids: dict[str, str], filters: dict[str, Any] | None = None) -> dict
 def create_memory(body: Mem0Create, caller: Caller, state: State) -> dict[str, Any]:
     """Store ``messages`` (mem0's ``add``): ``{"results": [{"id", "memory", "event",
     "actor_id", "role"}]}``."""
+    return added(body, _door(caller, state))
+
+
+def added(body: Mem0Create, door: Door) -> dict[str, Any]:
+    """``body``'s messages stored through the door (the REST route's and the hosted
+    client's ``add`` alike)."""
     messages = [m.model_dump(exclude_none=True) for m in body.messages]
-    return _door(caller, state).add(
+    return door.add(
         messages,
         **body.given(),
         metadata=body.metadata,

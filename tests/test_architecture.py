@@ -315,6 +315,8 @@ LAYERS = (
         "safety_widened",  # round thirty-five's pieces, on safety_orders' and safety_standing's
         "safety_lapsed",  # round thirty-six's pieces, on safety_orders' and safety_standing's
         "safety_machine",  # round thirty-seven's guard for tool output, imports nothing
+        "safety_quoted",  # round thirty-eight's guard for a report's quoted attack, imports nothing
+        "safety_addressed",  # round thirty-eight's reader addressed, on safety_orders' and reader's
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

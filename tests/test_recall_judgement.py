@@ -13,7 +13,7 @@ from engram import Config, Memory
 from engram.config import RecallConfig
 from engram.recall import judgement
 from engram.recall.request import RecallRequest
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import ListQuery, MemoryFacts
 from test_recall_anchors import TURNS
 
 #: test_recall_anchors' chat (Melanie opens most turns), each turn its own session.
@@ -137,6 +137,38 @@ def test_second_queries_are_put_together_only_when_they_can_act(
     chat.recall(JUDGED, namespace="chat", limit=6, judgement_weight=0.0)
     assert calls == [JUDGED, PLAIN]
     assert judgement.wanted(JUDGED, RecallConfig()) and not judgement.wanted(PLAIN, RecallConfig())
+
+
+def test_a_namespace_without_sessions_runs_no_judgement_leg(
+    config: Config, reopenable: str
+) -> None:
+    """lat42: no session can be ranked there, so neither the second embedding nor the
+    search of the whole namespace runs; a store opened once a memory holds a session
+    runs the leg again (a running one sees it within ``SIZE_TTL_S``)."""
+
+    def ask(mem: Memory) -> list[str]:
+        return list(mem.recall(JUDGED, namespace="loose", limit=6, abstain=False).timings)
+
+    with Memory(reopenable, config=config, embedder=HashEmbedder(1024)) as mem:
+        mem.add_many(TURNS, namespace="loose")  # no session ids
+        mem.add("Melanie: a bowl in a session", namespace="other", session_id="s1")
+        assert "judgement" not in ask(mem) and "residual" not in ask(mem)
+        mem.add("Melanie: a new bowl", namespace="loose", session_id="s1")
+    with Memory(reopenable, config=config, embedder=HashEmbedder(1024)) as mem:
+        assert "judgement" in ask(mem)
+
+
+def test_the_session_filter_reads_memories_with_or_without_one(mem: Memory) -> None:
+    memories = mem._core.store.memories
+    mem.add("no session here", namespace="a")
+    mem.add("held in a session", namespace="a", session_id="s")
+    mem.add("elsewhere in a session", namespace="b", session_id="t")
+    assert memories.count("a", query=ListQuery(has_session=True)) == 1
+    assert memories.count("a", query=ListQuery(has_session=False)) == 1
+    assert memories.count("a", query=ListQuery()) == 2
+    assert [r.content for r in memories.select("a", ListQuery(has_session=True))] == [
+        "held in a session"
+    ]
 
 
 def test_judgement_settings_are_recall_settings() -> None:

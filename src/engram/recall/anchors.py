@@ -27,7 +27,12 @@ from dataclasses import dataclass
 
 from engram.store.protocols import MemoryStore
 from engram.store.protocols.graph import GraphStore
+from engram.store.protocols.memories import ListQuery
 from engram.text import STOPWORDS, keywords
+
+#: Memories with a session, forgotten ones too (the count stays on the index
+#: ``memories_ns_session``; the judgement leg's test, ``NamespaceSizes.sessioned``).
+SESSIONED = ListQuery(has_session=True, include_deleted=True)
 
 log = logging.getLogger("engram.recall")
 
@@ -62,6 +67,7 @@ class NamespaceSizes:
         self.ttl = ttl
         self._counts: dict[str, tuple[float, int]] = {}
         self._mentions: dict[tuple[str, str], tuple[float, int]] = {}
+        self._sessioned: dict[str, tuple[float, bool]] = {}
         self._lock = threading.Lock()
 
     def mentions(self, graph: GraphStore, namespace: str, name: str) -> int:
@@ -80,6 +86,23 @@ class NamespaceSizes:
         found = mentions_of(graph, namespace, name)
         with self._lock:
             self._mentions[key] = (now, found)
+        return found
+
+    def sessioned(self, memories: MemoryStore, namespace: str) -> bool:
+        """Whether some live memory of the namespace holds a session, read again once
+        ``ttl`` old (lat42: the judgement leg ranks sessions, and in a namespace with
+        none it ran the model and searched the namespace to change nothing). A namespace's
+        first session is seen at most ``ttl`` late."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._sessioned.get(namespace)
+        if known is not None and now - known[0] < self.ttl:
+            return known[1]
+        # Forgotten memories count too: the read stays on the index (namespace,
+        # session_id), and a leg run for nothing is the old cost, never a wrong answer.
+        found = memories.count(namespace, query=SESSIONED) > 0
+        with self._lock:
+            self._sessioned[namespace] = (now, found)
         return found
 
     def count(self, memories: MemoryStore, namespace: str) -> int:

@@ -14,7 +14,8 @@ whole namespace rather than among the candidates, and each candidate gains ``wei
 (k + its session's rank)`` (ranks from 1; a candidate outside the ranked sessions, or
 without a session, gains nothing), the sum scaled back into [0, 1] as R1's is. Only the
 order changes; each hit's cosine (``sim``) does not. A question with no anchor name to
-drop, or of another form, is ranked as before and costs nothing.
+drop, or of another form, or asked of a namespace none of whose memories holds a session
+(no session to rank; lat42), is ranked as before and costs nothing.
 
 Measured in docs/benchmarks.md, "Evidence spread over sessions", round hop39 (H6).
 """
@@ -88,6 +89,7 @@ def second_queries(
     for a judgement question, this stage's session ranking (``recall.judgement_weight``),
     embedded once for both. Sets ``legs.residual_vector`` and ``legs.judgement_sessions``."""
     judged = cfg.judgement_weight > 0 and asks_judgement(request.query)
+    judged = judged and sessioned(request, reads)
     if cfg.residual_weight <= 0 and not judged:
         return
     args = (request.namespace, reads.graph, reads.memories, cfg.residual_share)
@@ -100,6 +102,14 @@ def second_queries(
         facts = reads.memories.facts(request.namespace, ids)
         legs.judgement_sessions = session_ranks(ids, {i: facts[i].session_id for i in facts})
         clock.lap("judgement")
+
+
+def sessioned(request: RecallRequest, reads: Reads) -> bool:
+    """Whether the namespace holds a session this leg could rank (lat42: without one
+    the leg ran the model and searched the namespace to change nothing)."""
+    if reads.sizes is None:
+        return reads.memories.count(request.namespace, query=anchors.SESSIONED) > 0
+    return reads.sizes.sessioned(reads.memories, request.namespace)
 
 
 def session_ranks(ranking: Iterable[str], session_of: Mapping[str, str | None]) -> dict[str, int]:

@@ -186,6 +186,8 @@ class ListQuery:
     agent_id: str | None = None
     run_id: str | None = None
     session_id: str | None = None
+    has_session: bool | None = None
+    """True: only memories with a session; False: only those without one."""
     metadata: Mapping[str, Any] = field(default_factory=dict)
     min_quality: int | None = None
     max_quality: int | None = None

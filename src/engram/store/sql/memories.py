@@ -170,6 +170,8 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
         value = getattr(query, column)
         if value is not None:
             clauses.append((f"m.{column} = ?", [str(value)]))
+    if query.has_session is not None:  # on the index memories_ns_session either way
+        clauses.append((f"m.session_id IS {'NOT ' if query.has_session else ''}NULL", []))
     if query.tags:
         clauses.append(_tags_clause(d, query.tags))
     for key, value in query.metadata.items():

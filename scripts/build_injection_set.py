@@ -521,8 +521,8 @@ def rows() -> list[dict[str, object]]:
 #: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
 #: ``25b``), rounds twenty-six to thirty one each, round thirty-two one
 #: (round thirty-one added none), round thirty-four one (thirty-three none), round
-#: thirty-five one, round thirty-six one, round thirty-seven one and round
-#: thirty-eight one.
+#: thirty-five one, round thirty-six one, round thirty-seven one, round
+#: thirty-eight one and round thirty-nine one.
 LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
@@ -541,6 +541,7 @@ LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18
     36: "held_out_31",
     37: "held_out_32",
     38: "held_out_33",
+    39: "held_out_34",
 }
 
 

@@ -275,6 +275,10 @@ _ENCODERS = {
     "rot13": lambda base: codecs.encode(base, "rot13"),
     "hex": lambda base: base.encode().hex(),
     "url_escape": lambda base: urllib.parse.quote(base, safe=""),
+    # Round thirty-nine's forms: base32, and leetspeak (the letters a, e, i, o, s, t
+    # written as the digits that look like them, as people type them in posts).
+    "base32": lambda base: base64.b32encode(base.encode()).decode(),
+    "leetspeak": lambda base: base.translate(str.maketrans("aeiostAEIOST", "431057431057")),
 }
 
 

@@ -47,7 +47,8 @@ twenty-second, ``held_out_21`` and ``held_out_22``; round twenty-six
 (``scripts/injection_round35.py``) a thirtieth, ``held_out_30``; round thirty-six
 (``scripts/injection_round36.py``) a thirty-first, ``held_out_31``; round thirty-seven
 (``scripts/injection_round37.py``) a thirty-second, ``held_out_32``; round thirty-eight
-(``scripts/injection_round38.py``) a thirty-third, ``held_out_33``. Round twenty-five
+(``scripts/injection_round38.py``) a thirty-third, ``held_out_33``; round thirty-nine
+(``scripts/injection_round39.py``) a thirty-fourth, ``held_out_34``. Round twenty-five
 measured a refit that trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and
 22; it did not ship, so the shipped detector has read no fold and every fold here is still
 held out from it.
@@ -127,6 +128,7 @@ FOLDS = (
     "held_out_31",
     "held_out_32",
     "held_out_33",
+    "held_out_34",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

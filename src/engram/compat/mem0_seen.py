@@ -12,6 +12,14 @@ metadata (``SEEN``, hidden from mem0's items) and, when ``delete_all`` meets a m
 another scope said too, moves it to that scope instead of deleting it. Both writes
 are audited under their own history event (``RESCOPED``), which mem0's ``history``
 does not show (mem0's copy had its own one ``ADD``).
+
+Round thirty-one (pass43): a read of a later run (``get_all``/``search`` with that
+``run_id`` or ``agent_id``) missed the memory, which carries the first add's ids; on
+mem0 that run's copy is listed. ``MARK`` (a metadata key the store compares in SQL)
+lets the door find the memories said under more than one scope without reading the
+whole namespace; ``also_said`` gives those a later scope said, shown with that scope's
+ids as mem0 shows its copy, and ``delete_all`` of that scope drops it from the note
+(``forget``) so the memory stops answering for it.
 """
 
 from __future__ import annotations
@@ -20,12 +28,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engram.compat.mem0_infer import ACTOR
-from engram.compat.mem0_items import SEEN
+from engram.compat.mem0_items import SAID_AGAIN, SEEN
 from engram.memory import Memory as EngramMemory
-from engram.records import MemoryRecord
+from engram.records import Hit, MemoryRecord
 
 #: The history event of the door's bookkeeping of those pairs.
 RESCOPED = "mem0_seen_again"
+#: Metadata key set (to ``"yes"``) on a memory whose ``SEEN`` names more than one
+#: scope: a string compared in SQL on both backends, so reads filter on it.
+MARK = SAID_AGAIN
 
 
 def _pairs(record: MemoryRecord) -> list[list[str | None]]:
@@ -45,7 +56,7 @@ def note_again(
     native.store.memories.update(
         record.namespace,
         record.id,
-        {"metadata": {**record.metadata, SEEN: [*pairs, [agent_id, run_id]]}},
+        {"metadata": {**record.metadata, SEEN: [*pairs, [agent_id, run_id]], MARK: "yes"}},
         event=RESCOPED,
         actor=ACTOR,
         reason="mem0 add: the same text added under another agent or run",
@@ -57,19 +68,10 @@ def keeps(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) ->
     it too; if so the memory now carries that scope's ids."""
     if SEEN not in record.metadata:
         return False  # said under one scope only
-    left = [
-        p
-        for p in _pairs(record)
-        if not (
-            (ids.get("agent_id") is None or p[0] == ids["agent_id"])
-            and (ids.get("run_id") is None or p[1] == ids["run_id"])
-        )
-    ]
+    left = [p for p in _pairs(record) if not _said_under(p, ids)]
     if not left:
         return False
-    meta = {k: v for k, v in record.metadata.items() if k != SEEN}
-    if len(left) > 1:
-        meta[SEEN] = left
+    meta = _noted(record, left)
     native.store.memories.update(
         record.namespace,
         record.id,
@@ -79,3 +81,99 @@ def keeps(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) ->
         reason="mem0 delete_all: the text was added under another agent or run too",
     )
     return True
+
+
+def _noted(record: MemoryRecord, pairs: list[list[str | None]]) -> dict[str, Any]:
+    """``record``'s metadata with ``pairs`` as its note (none when one scope is left)."""
+    meta = {k: v for k, v in record.metadata.items() if k not in (SEEN, MARK)}
+    if len(pairs) > 1:
+        meta[SEEN] = pairs
+        meta[MARK] = "yes"
+    return meta
+
+
+def _said_under(pair: list[str | None], ids: Mapping[str, Any]) -> bool:
+    return (ids.get("agent_id") is None or pair[0] == ids["agent_id"]) and (
+        ids.get("run_id") is None or pair[1] == ids["run_id"]
+    )
+
+
+def also_said(native: EngramMemory, namespace: str, ids: Mapping[str, Any]) -> list[MemoryRecord]:
+    """The memories of ``namespace`` (and ``ids``' user) that ``ids``' agent or run said
+    again though they carry another scope's ids, each shown with the ids of the first
+    scope of ``ids`` that said it (mem0 lists that scope's own copy). Empty when ``ids``
+    name no agent or run: the owner's reads list every memory already."""
+    if ids.get("agent_id") is None and ids.get("run_id") is None:
+        return []
+    found: list[MemoryRecord] = []
+    offset = 0
+    while True:
+        page = native.get_all(
+            namespace=namespace,
+            user_id=ids.get("user_id"),
+            filters={f"metadata.{MARK}": "yes"},
+            limit=_PAGE,
+            offset=offset,
+        )
+        for record in page:
+            if _said_under([record.agent_id, record.run_id], ids):
+                continue  # the plain read of the scope lists it already
+            pair = next((p for p in _pairs(record) if _said_under(p, ids)), None)
+            if pair is not None:
+                found.append(record.with_changes(agent_id=pair[0], run_id=pair[1]))
+        if len(page) < _PAGE:
+            return found
+        offset += _PAGE
+
+
+def also_found(
+    native: EngramMemory,
+    namespace: str,
+    ids: Mapping[str, Any],
+    query: str,
+    limit: int,
+    overrides: Mapping[str, Any],
+) -> list[tuple[Hit, MemoryRecord]]:
+    """``also_said`` for a search: the hits among the memories said under more than one
+    scope, each with the record as ``ids``' scope shows it."""
+    if ids.get("agent_id") is None and ids.get("run_id") is None:
+        return []
+    found: list[tuple[Hit, MemoryRecord]] = []
+    marked = {f"metadata.{MARK}": "yes"}
+    for hit in native.search(
+        query,
+        namespace=namespace,
+        user_id=ids.get("user_id"),
+        filters=marked,
+        limit=limit,
+        **overrides,
+    ):
+        record = hit.memory
+        if _said_under([record.agent_id, record.run_id], ids):
+            continue  # the plain search of the scope finds it already
+        pair = next((p for p in _pairs(record) if _said_under(p, ids)), None)
+        if pair is not None:
+            found.append((hit, record.with_changes(agent_id=pair[0], run_id=pair[1])))
+    return found
+
+
+def forget(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) -> None:
+    """``delete_all`` of ``ids`` met ``record`` through ``also_said``: it no longer
+    answers for the scopes of ``ids``; it keeps its own ids, which ``ids`` do not name
+    (mem0 deletes that scope's copy and keeps the first)."""
+    stored = native.store.memories.get(record.namespace, record.id)
+    if stored is None:
+        return
+    left = [p for p in _pairs(stored) if not _said_under(p, ids)]
+    native.store.memories.update(
+        stored.namespace,
+        stored.id,
+        {"metadata": _noted(stored, left)},
+        event=RESCOPED,
+        actor=ACTOR,
+        reason="mem0 delete_all: a scope that said the text again was deleted",
+    )
+
+
+#: How many memories one read of ``also_said`` takes at a time.
+_PAGE = 1000

@@ -104,3 +104,41 @@ def test_async_close_without_await_closes_the_store(config: Config, tmp_path: An
         assert again.engram._core.closed
 
     asyncio.run(service())
+
+
+def test_a_later_run_shows_the_metadata_its_add_gave(config: Config, store_location: str) -> None:
+    # mem0's copy of each add keeps that add's metadata: a reviewer's listing filtered
+    # on its own metadata finds the convention it said, and once the first run is
+    # deleted the memory left has the later add's metadata.
+    said = [{"role": "user", "content": CONVENTION}]
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
+        first = m.add(
+            said,
+            user_id="dana",
+            agent_id="architect",
+            run_id="pr-101",
+            metadata={"area": "design", "severity": 3},
+            infer=False,
+        )
+        m.add(
+            said,
+            user_id="dana",
+            agent_id="reviewer",
+            run_id="pr-103",
+            metadata={"area": "review", "severity": 4},
+            infer=False,
+        )
+        memory_id = first["results"][0]["id"]
+        listed = m.get_all(filters={"run_id": "pr-103", "area": "review"})["results"]
+        assert [(r["memory"], r["metadata"]) for r in listed] == [
+            (CONVENTION, {"area": "review", "severity": 4})
+        ]
+        assert m.get_all(filters={"run_id": "pr-103", "area": "design"})["results"] == []
+        hits = m.search("ruff", filters={"run_id": "pr-103", "severity": {"gte": 4}})["results"]
+        assert [r["metadata"] for r in hits] == [{"area": "review", "severity": 4}]
+        item = m.get(memory_id)
+        assert item is not None and item["metadata"] == {"area": "design", "severity": 3}
+        m.delete_all(run_id="pr-101")
+        item = m.get(memory_id)
+        assert item is not None and item["metadata"] == {"area": "review", "severity": 4}
+        assert (item["agent_id"], item["run_id"]) == ("reviewer", "pr-103")

@@ -216,21 +216,22 @@ class Memory(Closing):
             item_in = {"content": said, **_ids(scope), "metadata": base}
             return add_inferred(self.engram, item_in, scope.namespace, self._seen, self._notice)
         kept = verbatim(listed)
-        items = []
+        items, metas = [], []
         for text, role, actor in kept:
             meta = {**base, "role": role}
             if actor is not None:
                 meta["actor_id"] = actor
             items.append({"content": text, **_ids(scope), "metadata": meta})
+            metas.append(meta)
         done = self.engram.add_many(items, namespace=scope.namespace, on_blocked="raise").items
         results = []
-        for (_, role, actor), result in zip(kept, done, strict=True):
+        for (_, role, actor), meta, result in zip(kept, metas, done, strict=True):
             record = result.record
             assert record is not None  # on_blocked/on_invalid raise: a record was stored
             self._seen[record.id] = record.namespace
             event = "ADD" if result.outcome is Outcome.STORED else "NONE"
             if event == "NONE":  # said again: the run and agent it was said in are kept
-                note_again(self.engram, record, scope.agent_id, scope.run_id)
+                note_again(self.engram, record, scope.agent_id, scope.run_id, meta)
             added: dict[str, Any] = {"id": record.id, "memory": record.content, "event": event}
             results.append({**added, "actor_id": actor, "role": role})
         return {"results": results}

@@ -39,24 +39,47 @@ RESCOPED = "mem0_seen_again"
 MARK = SAID_AGAIN
 
 
-def _pairs(record: MemoryRecord) -> list[list[str | None]]:
+#: One scope a text was said under: ``[agent_id, run_id]``, or (from round thirty-one)
+#: ``[agent_id, run_id, metadata]`` with the metadata that add gave it.
+Pair = list[Any]
+
+
+def _pairs(record: MemoryRecord) -> list[Pair]:
     seen = record.metadata.get(SEEN)
     if isinstance(seen, list) and seen:
-        return [list(p) for p in seen if isinstance(p, list) and len(p) == 2]
+        return [list(p) for p in seen if isinstance(p, list) and len(p) in (2, 3)]
     return [[record.agent_id, record.run_id]]
 
 
+def _own(record: MemoryRecord, pair: Pair) -> dict[str, Any]:
+    """The metadata mem0's copy of ``pair`` has: what that add gave, else the memory's."""
+    if len(pair) == 3 and isinstance(pair[2], Mapping):
+        return dict(pair[2])
+    return {k: v for k, v in record.metadata.items() if k not in (SEEN, MARK)}
+
+
+def _shown(record: MemoryRecord, pair: Pair) -> MemoryRecord:
+    """``record`` as the scope ``pair`` shows it (mem0's copy of that add)."""
+    return record.with_changes(agent_id=pair[0], run_id=pair[1], metadata=_own(record, pair))
+
+
 def note_again(
-    native: EngramMemory, record: MemoryRecord, agent_id: str | None, run_id: str | None
+    native: EngramMemory,
+    record: MemoryRecord,
+    agent_id: str | None,
+    run_id: str | None,
+    metadata: Mapping[str, Any],
 ) -> None:
-    """``record`` was added again under ``agent_id``/``run_id``: note the pair."""
+    """``record`` was added again under ``agent_id``/``run_id`` with ``metadata``: note
+    the scope and what that add gave it."""
     pairs = _pairs(record)
-    if [agent_id, run_id] in pairs:
+    if any(p[:2] == [agent_id, run_id] for p in pairs):
         return
+    noted = [*pairs, [agent_id, run_id, dict(metadata)]]
     native.store.memories.update(
         record.namespace,
         record.id,
-        {"metadata": {**record.metadata, SEEN: [*pairs, [agent_id, run_id]], MARK: "yes"}},
+        {"metadata": {**record.metadata, SEEN: noted, MARK: "yes"}},
         event=RESCOPED,
         actor=ACTOR,
         reason="mem0 add: the same text added under another agent or run",
@@ -71,7 +94,7 @@ def keeps(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) ->
     left = [p for p in _pairs(record) if not _said_under(p, ids)]
     if not left:
         return False
-    meta = _noted(record, left)
+    meta = _noted(_own(record, left[0]), left)
     native.store.memories.update(
         record.namespace,
         record.id,
@@ -83,16 +106,16 @@ def keeps(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) ->
     return True
 
 
-def _noted(record: MemoryRecord, pairs: list[list[str | None]]) -> dict[str, Any]:
-    """``record``'s metadata with ``pairs`` as its note (none when one scope is left)."""
-    meta = {k: v for k, v in record.metadata.items() if k not in (SEEN, MARK)}
+def _noted(own: Mapping[str, Any], pairs: list[Pair]) -> dict[str, Any]:
+    """The metadata ``own`` with ``pairs`` as its note (none when one scope is left)."""
+    meta = dict(own)
     if len(pairs) > 1:
         meta[SEEN] = pairs
         meta[MARK] = "yes"
     return meta
 
 
-def _said_under(pair: list[str | None], ids: Mapping[str, Any]) -> bool:
+def _said_under(pair: Pair, ids: Mapping[str, Any]) -> bool:
     return (ids.get("agent_id") is None or pair[0] == ids["agent_id"]) and (
         ids.get("run_id") is None or pair[1] == ids["run_id"]
     )
@@ -120,7 +143,7 @@ def also_said(native: EngramMemory, namespace: str, ids: Mapping[str, Any]) -> l
                 continue  # the plain read of the scope lists it already
             pair = next((p for p in _pairs(record) if _said_under(p, ids)), None)
             if pair is not None:
-                found.append(record.with_changes(agent_id=pair[0], run_id=pair[1]))
+                found.append(_shown(record, pair))
         if len(page) < _PAGE:
             return found
         offset += _PAGE
@@ -153,7 +176,7 @@ def also_found(
             continue  # the plain search of the scope finds it already
         pair = next((p for p in _pairs(record) if _said_under(p, ids)), None)
         if pair is not None:
-            found.append((hit, record.with_changes(agent_id=pair[0], run_id=pair[1])))
+            found.append((hit, _shown(record, pair)))
     return found
 
 
@@ -168,7 +191,7 @@ def forget(native: EngramMemory, record: MemoryRecord, ids: Mapping[str, Any]) -
     native.store.memories.update(
         stored.namespace,
         stored.id,
-        {"metadata": _noted(stored, left)},
+        {"metadata": _noted(_own(stored, [stored.agent_id, stored.run_id]), left)},
         event=RESCOPED,
         actor=ACTOR,
         reason="mem0 delete_all: a scope that said the text again was deleted",

@@ -10,6 +10,8 @@ import gc
 import warnings
 from typing import Any
 
+import pytest
+
 from conftest import HashEmbedder
 from engram import Config
 from engram.compat.mem0 import AsyncMemory, Memory
@@ -142,3 +144,21 @@ def test_a_later_run_shows_the_metadata_its_add_gave(config: Config, store_locat
         item = m.get(memory_id)
         assert item is not None and item["metadata"] == {"area": "review", "severity": 4}
         assert (item["agent_id"], item["run_id"]) == ("reviewer", "pr-103")
+
+
+def test_update_to_another_memorys_text_keeps_both(config: Config, store_location: str) -> None:
+    # Decided, not changed (round thirty-one): mem0 keeps two memories with one text;
+    # engram keeps one per text in a namespace (seed 004, a unique index), and the
+    # door will not make one id answer for another's row. The update raises a
+    # ValueError naming the memory that holds the text; neither memory loses its text,
+    # ids or history, and a text said under two runs is still listed under both.
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
+        memory_id = _said_by_three(m)
+        other = m.add("Invoices use cents.", user_id="dana", run_id="pr-105", infer=False)
+        other_id = other["results"][0]["id"]
+        with pytest.raises(ValueError, match=memory_id):
+            m.update(other_id, text=CONVENTION)
+        assert (m.get(other_id) or {})["memory"] == "Invoices use cents."
+        assert (m.get(memory_id) or {})["memory"] == CONVENTION
+        assert [r["event"] for r in m.history(other_id)] == ["ADD"]
+        assert _listed(m, run_id="pr-102")[1] == (CONVENTION, "coder", "pr-102")

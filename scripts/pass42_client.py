@@ -87,6 +87,12 @@ def run_client(url: str, key: str) -> int:
 
 
 def serve(mem0_python: str) -> int:
+    return serve_client(mem0_python, __file__, "maya")
+
+
+def serve_client(mem0_python: str, script: str, user: str) -> int:
+    """Serve a fresh store with one key of ``user`` and run ``script client URL KEY``
+    in mem0's venv; its exit status."""
     sys.path.insert(0, str(ROOT / "tests"))
     from conftest import HashEmbedder
     from engram import Config, Memory
@@ -96,9 +102,9 @@ def serve(mem0_python: str) -> int:
     with tempfile.TemporaryDirectory(prefix="pass42-client-") as tmp:
         config = Config.load(env={}, home=tmp)
         with Memory(f"{tmp}/engram.db", config=config, embedder=HashEmbedder()) as mem:
-            key = mem.keys.create("maya")[1]
+            key = mem.keys.create(user)[1]
             with serve_in_thread(create_app(mem, worker=False, mcp=False)) as url:
-                done = subprocess.run([mem0_python, __file__, "client", url, key], check=False)
+                done = subprocess.run([mem0_python, script, "client", url, key], check=False)
     return done.returncode
 
 

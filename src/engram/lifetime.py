@@ -4,6 +4,7 @@ pool closes it on the way out of the block (``Memory``, the mem0 door, ``EngramC
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from types import TracebackType
 from typing import Self
 
@@ -47,3 +48,12 @@ class AsyncClosing:
         tb: TracebackType | None,
     ) -> None:
         await self._aclose()
+
+
+class Closed:
+    """What a ``close()`` that closes at once returns where callers may ``await`` it
+    (mem0's ``AsyncMemory.close()`` is a plain method; code written for a coroutine
+    awaits it): awaiting it returns None at once."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        yield from ()

@@ -40,12 +40,12 @@ from engram.compat.mem0_items import (
     verbatim,
 )
 from engram.compat.mem0_scores import relevance, score_details
-from engram.compat.mem0_seen import RESCOPED, keeps, note_again
+from engram.compat.mem0_seen import RESCOPED, also_found, also_said, forget, keeps, note_again
 from engram.config import Config
 from engram.core import Scope
 from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.lifetime import AsyncClosing, Closing
+from engram.lifetime import AsyncClosing, Closed, Closing
 from engram.memory import Memory as EngramMemory
 from engram.records import MemoryRecord, Outcome
 from engram.validate import type_name
@@ -216,21 +216,22 @@ class Memory(Closing):
             item_in = {"content": said, **_ids(scope), "metadata": base}
             return add_inferred(self.engram, item_in, scope.namespace, self._seen, self._notice)
         kept = verbatim(listed)
-        items = []
+        items, metas = [], []
         for text, role, actor in kept:
             meta = {**base, "role": role}
             if actor is not None:
                 meta["actor_id"] = actor
             items.append({"content": text, **_ids(scope), "metadata": meta})
+            metas.append(meta)
         done = self.engram.add_many(items, namespace=scope.namespace, on_blocked="raise").items
         results = []
-        for (_, role, actor), result in zip(kept, done, strict=True):
+        for (_, role, actor), meta, result in zip(kept, metas, done, strict=True):
             record = result.record
             assert record is not None  # on_blocked/on_invalid raise: a record was stored
             self._seen[record.id] = record.namespace
             event = "ADD" if result.outcome is Outcome.STORED else "NONE"
             if event == "NONE":  # said again: the run and agent it was said in are kept
-                note_again(self.engram, record, scope.agent_id, scope.run_id)
+                note_again(self.engram, record, scope.agent_id, scope.run_id, meta)
             added: dict[str, Any] = {"id": record.id, "memory": record.content, "event": event}
             results.append({**added, "actor_id": actor, "role": role})
         return {"results": results}
@@ -309,6 +310,8 @@ class Memory(Closing):
                     self._seen[record.id] = namespace
                     if not keeps(self.engram, record, ids):  # said in another run too
                         self.engram.delete(record.id, namespace=namespace)
+            for record in also_said(self.engram, namespace, ids):  # said again here
+                forget(self.engram, record, ids)
         return {"message": "Memories deleted successfully!"}
 
     def reset(self) -> None:
@@ -350,6 +353,10 @@ class Memory(Closing):
                     self._seen[record.id] = namespace
                     found.append(record)
                     mine += 1
+            # A text said again under the scope read (mem0 keeps that scope's copy).
+            found += [
+                r for r in also_said(self.engram, namespace, ids) if _keep(r, parsed, show_expired)
+            ]
         found.sort(key=lambda r: r.created_at, reverse=True)
         return {"results": [item(r, scored=False) for r in found[:k]]}
 
@@ -408,13 +415,13 @@ class Memory(Closing):
         pool = max(k, CANDIDATE_POOL)
         results: list[dict[str, Any]] = []
         for namespace in self._read_namespaces(ids):
-            for hit in self.engram.search(
-                query, namespace=namespace, **ids, limit=pool, **overrides
-            ):
-                if relevance(hit.breakdown) < floor or not _keep(hit.memory, parsed, show_expired):
+            hits = self.engram.search(query, namespace=namespace, **ids, limit=pool, **overrides)
+            also = also_found(self.engram, namespace, ids, query, pool, overrides)
+            for hit, shown_as in [(h, h.memory) for h in hits] + also:
+                if relevance(hit.breakdown) < floor or not _keep(shown_as, parsed, show_expired):
                     continue
                 self._seen[hit.memory.id] = namespace
-                found = item(hit.memory, scored=True, score=hit.score)
+                found = item(shown_as, scored=True, score=hit.score)
                 if explain:
                     found["score_details"] = score_details(hit.breakdown, hit.score, floor)
                 results.append(found)
@@ -576,9 +583,12 @@ class AsyncMemory(Awaitable[Memory], AsyncClosing):
     history = awaitable(Memory.history)
     reset = awaitable(Memory.reset)
 
-    async def close(self) -> None:
-        """Close the store if this door opened it."""
-        await asyncio.to_thread(self.sync.close)
+    def close(self) -> Closed:
+        """Close the store if this door opened it, now: mem0's ``AsyncMemory.close()``
+        is a plain method, so mem0 code calls it without ``await`` (a coroutine here
+        left the store open and warned); ``await m.close()`` works too."""
+        self.sync.close()
+        return Closed()
 
     async def _aclose(self) -> None:
-        await self.close()
+        await asyncio.to_thread(self.sync.close)

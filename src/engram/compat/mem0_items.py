@@ -33,6 +33,8 @@ IDENTITY = (*SCOPE_KEYS, "actor_id")
 #: The metadata key listing the [agent_id, run_id] pairs a text was added under
 #: (``compat.mem0_seen``): the door's own, never in an item.
 SEEN = "mem0_seen_as"
+#: The door's mark of a memory ``SEEN`` names more than one scope of (mem0_seen.MARK).
+SAID_AGAIN = "mem0_said_again"
 #: engram history events -> mem0's (ADD/UPDATE/DELETE). A pipeline supersession closes
 #: the older fact (the door's reads leave it out, and ``add`` reported it as mem0's
 #: ``DELETE``), so it is ``DELETE`` here too; every other engram event (a merge of a
@@ -50,6 +52,7 @@ def item(record: MemoryRecord, *, scored: bool, score: float | None = None) -> d
     ``get_all`` does not (``scored=False``). ``metadata`` is None when there is none."""
     meta = dict(record.metadata)
     meta.pop(SEEN, None)  # the door's own note of the runs a text was said in
+    meta.pop(SAID_AGAIN, None)  # and its mark (engram.compat.mem0_seen.MARK)
     out: dict[str, Any] = {
         "id": record.id,
         "memory": record.content,

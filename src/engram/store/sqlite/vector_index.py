@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.protocols.vector_centres import Centre, TwoCosines
 from engram.store.protocols.vectors import AnnSettings, Gathered
 from engram.store.sqlite import ann
 from engram.store.sqlite.snapshot import Saved, SnapshotError, Snapshots
@@ -336,6 +337,32 @@ class VectorIndex:
                 return {}
             sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
             return dict(zip(found, sims.tolist(), strict=True))
+
+    # -- the namespace's mean (``VectorCentres``, recall's centred cosines) -----------
+    def centre(self, namespaces: Sequence[str]) -> Centre | None:
+        """The running sum and count of the namespaces' blocks: exact as of this
+        process's last write (another process's write reloads the block, and the sum)."""
+        found: Centre | None = None
+        for namespace in namespaces:
+            block = self._block(namespace)
+            with self._lock:
+                total, count = block.centre()
+                part = Centre(total.copy(), count)
+            found = part if found is None else found + part
+        return found
+
+    def two_cosines(
+        self, namespace: str, first: Matrix, second: Matrix, ids: Sequence[str]
+    ) -> TwoCosines:
+        """The live ``ids``' cosines with ``first`` and ``second``: one gather of their
+        rows, one product with both vectors."""
+        block = self._block(namespace)
+        both = np.stack([np.asarray(first, np.float32), np.asarray(second, np.float32)], axis=1)
+        with self._lock:
+            found, rows = block.ids.live(ids, block.alive)
+            sims = block.data[rows] @ both if found else np.zeros((0, 2), np.float32)
+        sims = sims.astype(np.float64)
+        return TwoCosines(list(found), sims[:, 0], sims[:, 1])
 
     def gather(self, namespace: str, ids: Sequence[str]) -> Gathered:
         """The live vectors of ``ids`` copied out (``VectorsAhead``), and whether they

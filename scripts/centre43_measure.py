@@ -1,0 +1,120 @@
+"""Task centre42: centred cosines through the real recall path, per fold, base -> new.
+
+Reads the per-question JSON ``engram bench`` writes (``--out DIR`` holds ``beam.json``
+or ``locomo.json``) and prints, per fold, BEAM's R@10 per ability (and question-points)
+or LoCoMo's session and turn R@5 per category. Folds: BEAM A = chats 1-5, B = chats
+6-10 (beam40's); LoCoMo A = conv-26, 30, 41, B = conv-42, 43 (hop39's). Usage:
+
+    engram bench beam --mode best --store COPY.db --out DIR [--set centred_weight=W]
+    PYTHONPATH=src python scripts/centre42_measure.py beam DIR [BASE_DIR]
+    engram bench locomo --mode best --data ../shared/bench/locomo/locomo10_dev.json \
+        --store COPY.db --out DIR [--set centred_weight=W]
+    PYTHONPATH=src python scripts/centre42_measure.py locomo DIR [BASE_DIR]
+    # recall's added ms at 100k (paired runs of one query set, weight 0 and the default)
+    PYTHONPATH=src python scripts/centre42_measure.py cost STORE.db [ROUNDS]
+
+With BASE_DIR each figure prints as ``base -> new`` and the questions that moved are
+listed.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+LOCOMO_A = ("conv-26", "conv-30", "conv-41")
+
+
+def _questions(directory: str, name: str) -> list[dict[str, Any]]:
+    data = json.loads((Path(directory) / f"{name}.json").read_text())
+    return [q for q in data["questions"] if q.get("mode", "best") == "best"]
+
+
+def _beam_fold(q: dict[str, Any]) -> str:
+    return "A" if int(str(q["conversation"]).rsplit("-", 1)[1]) <= 5 else "B"
+
+
+def _locomo_fold(q: dict[str, Any]) -> str:
+    return "A" if q["conversation"] in LOCOMO_A else "B"
+
+
+def _table(questions: list[dict[str, Any]], name: str) -> dict[tuple[str, str, str], float]:
+    """(fold, category, metric) -> mean over the questions holding the metric."""
+    sums: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    metrics = ("msg_r@10",) if name == "beam" else ("session_r@5", "turn_r@5")
+    fold = _beam_fold if name == "beam" else _locomo_fold
+    for q in questions:
+        for metric in metrics:
+            value = q["metrics"].get(metric)
+            if value is None:
+                continue
+            for cat in ("all", q["category"]):
+                sums[(fold(q), cat, metric)].append(float(value))
+    return {key: sum(v) / len(v) for key, v in sums.items()} | {
+        (key[0], key[1], "points"): sum(v) for key, v in sums.items() if key[2] == metrics[0]
+    }
+
+
+def report(name: str, new_dir: str, base_dir: str | None) -> None:
+    new = _table(_questions(new_dir, name), name)
+    base = _table(_questions(base_dir, name), name) if base_dir else None
+    for key in sorted(new):
+        shown = f"{new[key]:.4f}" if base is None else f"{base.get(key, 0):.4f} -> {new[key]:.4f}"
+        print(f"{key[0]} | {key[1]} | {key[2]} | {shown}")
+    if base_dir is None:
+        return
+    metric = "msg_r@10" if name == "beam" else "session_r@5"
+    old = {q["question_id"]: q for q in _questions(base_dir, name)}
+    for q in _questions(new_dir, name):
+        before = old.get(q["question_id"], {}).get("metrics", {}).get(metric)
+        after = q["metrics"].get(metric)
+        if before is not None and after is not None and before != after:
+            print(f"moved: {q['question_id']} {before:.3f} -> {after:.3f}")
+
+
+def cost(store: str, rounds: int, namespace: str = "bench-scale") -> None:
+    """Paired recall latency (ms) with the stage off (weight 0) and on (the default),
+    in ``namespace`` of ``store``: each query is timed both ways back to back, the
+    order alternating; the queries are the heads of the namespace's first memories."""
+    from engram import Memory
+
+    start = time.perf_counter()
+    with Memory(store) as mem:
+        print(f"open (with any migration): {time.perf_counter() - start:.1f} s")
+        queries = [r.content[:120] for r in mem.get_all(namespace=namespace, limit=rounds)]
+        for q in queries[:5]:  # warm the index and the sums
+            mem.recall(q, namespace=namespace)
+        times: dict[str, list[float]] = {"off": [], "on": []}
+        for n, q in enumerate(queries):
+            order = ("off", "on") if n % 2 == 0 else ("on", "off")
+            for label in order:
+                weight = 0.0 if label == "off" else mem.config.recall.centred_weight
+                start = time.perf_counter()
+                mem.recall(q, namespace=namespace, centred_weight=weight)
+                times[label].append((time.perf_counter() - start) * 1000)
+        diffs = [a - b for a, b in zip(times["on"], times["off"], strict=True)]
+        print(f"namespace {namespace}: {len(queries)} paired recalls")
+        for label, values in times.items():
+            print(f"{label}: median {statistics.median(values):.2f} ms")
+        print(f"added: median {statistics.median(diffs):+.2f} ms")
+        model = mem.index.model if mem.index is not None else ""
+        start = time.perf_counter()
+        for _ in range(50):
+            mem.store.vector_means.total([namespace], model)
+        print(f"vector_means.total: {(time.perf_counter() - start) / 50 * 1000:.3f} ms a read")
+
+
+def main(argv: list[str]) -> None:
+    if argv[0] == "cost":
+        cost(argv[1], int(argv[2]) if len(argv) > 2 else 200)
+        return
+    report(argv[0], argv[1], argv[2] if len(argv) > 2 else None)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

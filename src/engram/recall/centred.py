@@ -27,6 +27,8 @@ so one read of the candidates' rows against ``q`` and ``ĉ`` together is the who
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import numpy.typing as npt
 
@@ -40,6 +42,17 @@ from engram.store.protocols.vectors import VectorSearch
 BASE_K = 60
 #: Fewer vectors than this and there is no topic to take off.
 MIN_VECTORS = 2
+#: Whether a search type keeps centres: a runtime protocol check costs ~0.1 ms a call.
+_KEEPS_CENTRES: dict[type, bool] = {}
+
+
+def _centres(index: VectorSearch | None) -> VectorCentres | None:
+    if index is None:
+        return None
+    kind = type(index)
+    if kind not in _KEEPS_CENTRES:
+        _KEEPS_CENTRES[kind] = isinstance(index, VectorCentres)
+    return cast(VectorCentres, index) if _KEEPS_CENTRES[kind] else None
 
 
 def namespaces(request: RecallRequest) -> list[str]:
@@ -94,29 +107,23 @@ def reorder(
     w = cfg.centred_weight
     if w <= 0 or query_vector is None or len(fused) < 2:
         return fused
-    if not isinstance(index, VectorCentres) or coverage.thread(request.query, cfg):
+    centres = _centres(index)
+    if centres is None or coverage.thread(request.query, cfg):
         return fused
-    centre = index.centre(namespaces(request))
-    if centre is None or centre.count < MIN_VECTORS:
-        return fused
-    mean = centre.total / centre.count
-    r = float(np.linalg.norm(mean))
     q = np.asarray(query_vector, dtype=np.float32).reshape(-1)
     q_norm = float(np.linalg.norm(q))
-    if r <= 0 or q_norm <= 0 or mean.shape != q.shape:
+    if q_norm <= 0:
         return fused
-    unit = (mean / r).astype(np.float32)
-    q = q / np.float32(q_norm)
     base = sorted(fused, key=fused.__getitem__, reverse=True)  # stable: ties keep order
     # The index's own cosines with the question: the dense leg's may be pooled with
     # chunks or conditions, and it has none for the keyword leg's ids; both columns
     # come from one gather of the rows, so reading them again costs next to nothing.
-    two = index.two_cosines(request.namespace, q, unit, base)
-    if len(two.ids) < 2:
+    got = centres.centred(request.namespace, namespaces(request), q / np.float32(q_norm), base)
+    if got is None or got.count < MIN_VECTORS or len(got.ids) < 2:
         return fused
     at = {memory_id: n for n, memory_id in enumerate(base)}
-    held = np.fromiter((at[i] for i in two.ids), dtype=np.intp, count=len(two.ids))
-    cos = centred_cosines(two.first, two.second, float(q @ unit), r)
+    held = np.fromiter((at[i] for i in got.ids), dtype=np.intp, count=len(got.ids))
+    cos = centred_cosines(got.a, got.b, got.g, got.r)
     order = fused_order(len(base), held, cos, w, cfg.centred_k)
     values = [fused[i] for i in base]  # descending
     return {base[p]: values[n] for n, p in enumerate(order.tolist())}

@@ -32,7 +32,7 @@ from engram.store.postgres.centres import PgCentres
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.memories import MemoryFacts
-from engram.store.protocols.vector_centres import Centre, TwoCosines
+from engram.store.protocols.vector_centres import Centre, Centred, direction
 from engram.store.sql import vector_reads
 from engram.store.sql.memories import fact_columns, live_facts
 
@@ -156,7 +156,7 @@ class PgVectorSearch:
             "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
             "WHERE {where}"
         ).format(typed=typed, query=query, where=self._where)
-        # ``VectorCentres.two_cosines``: two vectors' cosines in one read of the rows.
+        # ``VectorCentres.centred``: two vectors' cosines in one read of the rows.
         self._two = sql.SQL(
             "SELECT memory_id, 1 - ({typed} <=> {query}), 1 - ({typed} <=> {query}) FROM "
             "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
@@ -286,24 +286,30 @@ class PgVectorSearch:
         """``VectorCentres``: the namespaces' sums as ``PgCentres`` holds them."""
         return self.centres.centre(namespaces)
 
-    def two_cosines(
+    def centred(
         self,
         namespace: str,
-        first: npt.NDArray[np.float32],
-        second: npt.NDArray[np.float32],
+        on: Sequence[str],
+        query: npt.NDArray[np.float32],
         ids: Sequence[str],
-    ) -> TwoCosines:
+    ) -> Centred | None:
+        """The mean as ``PgCentres`` holds it; the ``ids``' two cosines in one read."""
+        centre = self.centres.centre(list(dict.fromkeys(on)))
+        found = direction(centre)
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
         wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return TwoCosines([], np.zeros(0), np.zeros(0))
-        a = np.ascontiguousarray(first, dtype=np.float32).reshape(-1)
-        b = np.ascontiguousarray(second, dtype=np.float32).reshape(-1)
+        if centre is None or found is None or found[0].shape != q.shape or not wanted:
+            return None
+        unit, r = found
         with self._db.read("vector scores") as conn:
-            rows = conn.execute(self._two, (a, b, wanted, namespace)).fetchall()
-        return TwoCosines(
-            [r[0] for r in rows],
-            np.array([float(r[1]) for r in rows], dtype=np.float64),
-            np.array([float(r[2]) for r in rows], dtype=np.float64),
+            rows = conn.execute(self._two, (q, unit, wanted, namespace)).fetchall()
+        return Centred(
+            [row[0] for row in rows],
+            np.array([float(row[1]) for row in rows], dtype=np.float64),
+            np.array([float(row[2]) for row in rows], dtype=np.float64),
+            float(q @ unit),
+            r,
+            centre.count,
         )
 
     # The database is the index: nothing derived to keep in step but the centres' count

@@ -35,14 +35,28 @@ class Centre:
         return Centre(self.total + other.total, self.count + other.count)
 
 
+def direction(centre: Centre | None) -> tuple[npt.NDArray[np.float32], float] | None:
+    """The mean's unit direction and length; None without a mean or with a zero one."""
+    mean = None if centre is None else centre.mean()
+    if mean is None:
+        return None
+    r = float(np.linalg.norm(mean))
+    return None if r <= 0 else ((mean / r).astype(np.float32), r)
+
+
 @dataclass(frozen=True, slots=True)
-class TwoCosines:
-    """Each found id's cosine with two unit vectors (the question and the mean's
-    direction), in one read: ``first[i]`` and ``second[i]`` belong to ``ids[i]``."""
+class Centred:
+    """What centred cosines need of some candidates, read in one call: the mean's
+    length ``r`` and direction ``unit``, the question's cosine with it ``g``, and each
+    found id's cosine with the question (``a[i]``) and with ``unit`` (``b[i]``)."""
 
     ids: list[str]
-    first: npt.NDArray[np.float64]
-    second: npt.NDArray[np.float64]
+    a: npt.NDArray[np.float64]
+    b: npt.NDArray[np.float64]
+    g: float
+    r: float
+    count: int
+    """How many vectors the mean is of."""
 
 
 @runtime_checkable
@@ -54,13 +68,14 @@ class VectorCentres(Protocol):
         search's model); None when nothing is known of them."""
         ...
 
-    def two_cosines(
+    def centred(
         self,
         namespace: str,
-        first: npt.NDArray[np.float32],
-        second: npt.NDArray[np.float32],
+        on: Sequence[str],
+        query: npt.NDArray[np.float32],
         ids: Sequence[str],
-    ) -> TwoCosines:
-        """The cosines of the live ``ids`` with ``first`` and with ``second``, in one
-        pass over their rows (ids without a vector are left out)."""
+    ) -> Centred | None:
+        """The live ``ids`` of ``namespace`` against the unit ``query`` and the mean
+        of the namespaces ``on``, in one pass over their rows (ids without a vector are
+        left out); None without a mean (no vectors, or a zero sum)."""
         ...

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.vector_centres import Centre, TwoCosines
+from engram.store.protocols.vector_centres import Centre, Centred, direction
 from engram.store.protocols.vectors import AnnSettings, Gathered
 from engram.store.sqlite import ann
 from engram.store.sqlite.snapshot import Saved, SnapshotError, Snapshots
@@ -351,18 +351,25 @@ class VectorIndex:
             found = part if found is None else found + part
         return found
 
-    def two_cosines(
-        self, namespace: str, first: Matrix, second: Matrix, ids: Sequence[str]
-    ) -> TwoCosines:
-        """The live ``ids``' cosines with ``first`` and ``second``: one gather of their
-        rows, one product with both vectors."""
-        block = self._block(namespace)
-        both = np.stack([np.asarray(first, np.float32), np.asarray(second, np.float32)], axis=1)
+    def centred(
+        self, namespace: str, on: Sequence[str], query: Matrix, ids: Sequence[str]
+    ) -> Centred | None:
+        """One check of the epoch per namespace, one gather of the ``ids``' rows and
+        one product with the query and the mean's direction together."""
+        blocks = {ns: self._block(ns) for ns in dict.fromkeys([namespace, *on])}
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
         with self._lock:
-            found, rows = block.ids.live(ids, block.alive)
-            sims = block.data[rows] @ both if found else np.zeros((0, 2), np.float32)
-        sims = sims.astype(np.float64)
-        return TwoCosines(list(found), sims[:, 0], sims[:, 1])
+            parts = [Centre(*blocks[ns].centre()) for ns in dict.fromkeys(on)]
+            centre = sum(parts[1:], parts[0]) if parts else None
+            found = direction(centre)
+            if centre is None or found is None or found[0].shape != q.shape:
+                return None
+            unit, r = found
+            block = blocks[namespace]
+            held, rows = block.ids.live(ids, block.alive)
+            sims = block.data[rows] @ np.stack([q, unit], axis=1)
+        wide: npt.NDArray[np.float64] = sims.astype(np.float64)
+        return Centred(held, wide[:, 0], wide[:, 1], float(q @ unit), r, centre.count)
 
     def gather(self, namespace: str, ids: Sequence[str]) -> Gathered:
         """The live vectors of ``ids`` copied out (``VectorsAhead``), and whether they

@@ -354,18 +354,27 @@ class VectorIndex:
     def centred(
         self, namespace: str, on: Sequence[str], query: Matrix, ids: Sequence[str]
     ) -> Centred | None:
-        """One check of the epoch per namespace, one gather of the ``ids``' rows and
-        one product with the query and the mean's direction together."""
-        blocks = {ns: self._block(ns) for ns in dict.fromkeys([namespace, *on])}
+        """One gather of the ``ids``' rows and one product with the query and the
+        mean's direction together. A namespace's block already loaded is taken as it
+        is: recall's dense leg checked the store's epoch for it moments before (a
+        write between the two is the same race the leg's own ranking has), and each
+        check is a statement that hands the GIL to recall's other threads."""
+        with self._lock:
+            blocks = {ns: self._blocks.get(ns) for ns in dict.fromkeys([namespace, *on])}
+        for ns, loaded in blocks.items():
+            if loaded is None:
+                blocks[ns] = self._block(ns)
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         with self._lock:
-            parts = [Centre(*blocks[ns].centre()) for ns in dict.fromkeys(on)]
+            parts = [Centre(*block.centre()) for ns in on if (block := blocks[ns]) is not None]
             centre = sum(parts[1:], parts[0]) if parts else None
             found = direction(centre)
             if centre is None or found is None or found[0].shape != q.shape:
                 return None
             unit, r = found
             block = blocks[namespace]
+            if block is None:
+                return None
             held, rows = block.ids.live(ids, block.alive)
             sims = block.data[rows] @ np.stack([q, unit], axis=1)
         wide: npt.NDArray[np.float64] = sims.astype(np.float64)

@@ -503,8 +503,10 @@ class RecallConfig:
     keyword_share: bool = True
     """A note's keyword leg scaled by the share of the question's keywords it holds
     (issue 24, round 11; recall/keyword_share.py, docs/configuration.md)."""
-    centred_weight: float = field(default=0.01, metadata=_range(0.0, 1.0))
-    """Centred cosines' rank weight (recall/centred.py, tasks centre42-43); 0: off."""
+    centred_weight: float = field(default=0.0, metadata=_range(0.0, 1.0))
+    """Centred cosines' rank weight (recall/centred.py, tasks centre42-43); 0: off. 0.01
+    (with ``centred_k`` 10) is the measured setting, off by default for its cost at
+    100k on a loaded machine (docs/benchmarks.md, "Round: centre43")."""
     centred_k: float = field(default=10.0, metadata=_range(1.0, 1000.0))
     """Centred cosines' rank constant: ``w / (k + centred rank)``."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))  # chunks' shared chars

@@ -188,8 +188,7 @@ class ReviewConfig:
     """seed 000's memory panel: the graph view (``mem.review.graph``)."""
 
     graph_max_nodes: int = field(default=600, metadata=_range(1, 10_000))
-    """seed 000: "Max nodes 600 (configurable)": the most recent memories the graph
-    projects."""
+    """seed 000: "Max nodes 600 (configurable)": the most recent memories the graph projects."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +502,8 @@ class RecallConfig:
     keyword_share: bool = True
     """A note's keyword leg scaled by the share of the question's keywords it holds
     (issue 24, round 11; recall/keyword_share.py, docs/configuration.md)."""
+    centred_weight: float = field(default=0.0, metadata=_range(0.0, 1.0))  # recall/centred.py
+    centred_k: float = field(default=10.0, metadata=_range(1.0, 1000.0))  # measured: 0.01, 10
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))  # chunks' shared chars
     chunk_pooling: bool = False  # dense leg: own vector pooled with its best chunk's
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
@@ -573,10 +574,9 @@ class RecallConfig:
 
 @dataclass(frozen=True, slots=True)
 class ChatConfig:
-    """seed 003's automatic memory around every chat turn (``mem.chat`` and the
-    OpenAI-compatible proxy ``POST /v1/proxy/chat/completions``; issue 31). These are
-    the defaults; a user's own settings (``mem.chat.set_settings``, ``PUT
-    /v1/chat/settings``) override them for that user."""
+    """seed 003's automatic memory around every chat turn (``mem.chat`` and the OpenAI-compatible
+    proxy ``POST /v1/proxy/chat/completions``; issue 31). These are the defaults; a user's own
+    settings (``mem.chat.set_settings``, ``PUT /v1/chat/settings``) override them for that user."""
 
     enabled: bool = True
     """seed 003: "Enabled — turn auto-mining + recall on or off entirely"."""

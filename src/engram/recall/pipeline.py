@@ -25,6 +25,7 @@ from engram.recall import (
     abstain,
     abstain_attribute,
     anchors,
+    centred,
     completion,
     conditions,
     context,
@@ -320,6 +321,7 @@ class Retriever:
             clock.lap("graph")
         # issue 28 (G2): asked about now, a fact since replaced ranks below its successor.
         fused = demoted(old, cfg, fused)
+        fused = centred.reorder(request, cfg, fused, legs.query_vector, self.index)  # centre43
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         # A reranker sees its whole head (seed 003: "the top 20 candidates").

@@ -39,6 +39,9 @@ class RecallRequest:
     shared: str | None = None
     """The shared space whose publications are ranked with this recall's memories
     (seed 002, FEATURES S3; ``engram.recall.shared``); None: personal memories only."""
+    centred_on: tuple[str, ...] = ()
+    """Other namespaces whose vectors recall's centred cosines centre on too (the shared
+    leg's personal namespace: ``engram.recall.centred``)."""
 
     @property
     def filtered(self) -> bool:

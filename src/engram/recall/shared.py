@@ -66,6 +66,7 @@ def leg_request(request: RecallRequest, space: str, cfg: RecallConfig) -> Recall
         request,
         namespace=space,
         shared=None,
+        centred_on=(request.namespace,),  # centred on the mean of both spaces together
         matches=published,
         restrict=None,
         cite=None,

@@ -28,9 +28,11 @@ import numpy.typing as npt
 import psycopg
 from psycopg import sql
 
+from engram.store.postgres.centres import PgCentres
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.vector_centres import Centre, Centred, direction
 from engram.store.sql import vector_reads
 from engram.store.sql.memories import fact_columns, live_facts
 
@@ -135,6 +137,7 @@ class PgVectorSearch:
         self.model = model
         self.dimension = int(dimension)
         self.searches = 0
+        self.centres = PgCentres(db, model, self.dimension)
         typed = sql.SQL("embedding::vector({dim})").format(dim=sql.SQL(str(self.dimension)))
         query = sql.SQL("%s::vector({dim})").format(dim=sql.SQL(str(self.dimension)))
         # Model and dimension are literals so the partial index's predicate matches
@@ -150,6 +153,12 @@ class PgVectorSearch:
         # the planner may prefer scanning the namespace's rows through their index.
         self._scores = sql.SQL(
             "SELECT memory_id, 1 - ({typed} <=> {query}) FROM "
+            "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
+            "WHERE {where}"
+        ).format(typed=typed, query=query, where=self._where)
+        # ``VectorCentres.centred``: two vectors' cosines in one read of the rows.
+        self._two = sql.SQL(
+            "SELECT memory_id, 1 - ({typed} <=> {query}), 1 - ({typed} <=> {query}) FROM "
             "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
             "WHERE {where}"
         ).format(typed=typed, query=query, where=self._where)
@@ -273,7 +282,38 @@ class PgVectorSearch:
             rows = conn.execute(self._scores_facts, (vector, wanted, namespace)).fetchall()
         return _scores(rows), _facts(namespace, rows)
 
-    # The database is the index: there is nothing derived to keep in step.
+    def centre(self, namespaces: Sequence[str]) -> Centre | None:
+        """``VectorCentres``: the namespaces' sums as ``PgCentres`` holds them."""
+        return self.centres.centre(namespaces)
+
+    def centred(
+        self,
+        namespace: str,
+        on: Sequence[str],
+        query: npt.NDArray[np.float32],
+        ids: Sequence[str],
+    ) -> Centred | None:
+        """The mean as ``PgCentres`` holds it; the ``ids``' two cosines in one read."""
+        centre = self.centres.centre(list(dict.fromkeys(on)))
+        found = direction(centre)
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        wanted = list(dict.fromkeys(ids))
+        if centre is None or found is None or found[0].shape != q.shape or not wanted:
+            return None
+        unit, r = found
+        with self._db.read("vector scores") as conn:
+            rows = conn.execute(self._two, (q, unit, wanted, namespace)).fetchall()
+        return Centred(
+            [row[0] for row in rows],
+            np.array([float(row[1]) for row in rows], dtype=np.float64),
+            np.array([float(row[2]) for row in rows], dtype=np.float64),
+            float(q @ unit),
+            r,
+            centre.count,
+        )
+
+    # The database is the index: nothing derived to keep in step but the centres' count
+    # of writes since their sums were read.
     def added(
         self,
         namespace: str,
@@ -281,13 +321,16 @@ class PgVectorSearch:
         vectors: npt.NDArray[np.float32],
         epoch_after: int,
     ) -> None:
-        """Nothing to do: the rows are already searchable."""
+        """The rows are already searchable; the namespace's sum is due sooner."""
+        self.centres.wrote(namespace, len(ids))
 
     def removed(self, namespace: str, memory_id: str) -> None:
-        """Nothing to do: a tombstone clears the row's ``live`` flag in the same write."""
+        """A tombstone clears the row's ``live`` flag in the same write."""
+        self.centres.wrote(namespace, 1)
 
     def invalidate(self, namespace: str | None = None) -> None:
-        """Nothing cached."""
+        """Only the centres' sums are held: read again on next use."""
+        self.centres.forget(namespace)
 
     def state(self) -> dict[str, object]:
         cfg = self._db.config

@@ -77,6 +77,7 @@ from engram.store.protocols.sessions import (
 from engram.store.protocols.tables import TableCounts, TableRow, TableStore
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
+from engram.store.protocols.vector_centres import Centre, Centred, VectorCentres
 from engram.store.protocols.vectors import (
     VectorRow,
     VectorSearch,
@@ -84,6 +85,9 @@ from engram.store.protocols.vectors import (
 )
 
 __all__ = [
+    "Centre",
+    "Centred",
+    "VectorCentres",
     "AgentProfile",
     "AgentStore",
     "SessionMemory",

@@ -88,6 +88,9 @@ class Block:
     """Rows upserted while a graph is being built: the new graph's delta when it lands."""
     saving: bool = False
     """A landed graph is being persisted (``start_graph``'s ``on_built`` runs)."""
+    total: npt.NDArray[np.float64] | None = None
+    """The float64 sum of the live rows (``centre``), once asked for; kept by every
+    write after that, so recall's centred cosines never pass over the rows again."""
 
     @classmethod
     def from_matrix(cls, ids: Sequence[str] | KeyRows[str], matrix: Matrix, dim: int) -> Block:
@@ -112,6 +115,10 @@ class Block:
     def _upsert(self, memory_id: str, vector: Matrix) -> int:
         """Write ``vector`` to ``memory_id``'s row (a new one if it has none); its row."""
         row = self.ids.get(memory_id)
+        if self.total is not None:
+            if row is not None and self.alive[row]:
+                self.total -= self.data[row]
+            self.total += vector
         if row is not None:
             self.data[row] = vector
             if not self.alive[row]:
@@ -144,6 +151,19 @@ class Block:
         if row is not None and self.alive[row]:
             self.alive[row] = False
             self.dead += 1
+            if self.total is not None:
+                self.total -= self.data[row]
+
+    def centre(self) -> tuple[npt.NDArray[np.float64], int]:
+        """The sum of the live rows (float64) and their count. Summed once per loaded
+        block (35-45 ms at 100k x 384), then kept by ``_upsert`` and ``remove``."""
+        if self.total is None:
+            rows = self.data[: self.size]
+            total = np.add.reduce(rows, axis=0, dtype=np.float64)
+            if self.dead:
+                total -= np.add.reduce(rows[~self.alive[: self.size]], axis=0, dtype=np.float64)
+            self.total = total
+        return self.total, self.size - self.dead
 
     def scores(self, query: Matrix) -> npt.NDArray[np.float32]:
         sims = self.data[: self.size] @ query

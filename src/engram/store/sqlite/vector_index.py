@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.protocols.vector_centres import Centre, Centred, direction
 from engram.store.protocols.vectors import AnnSettings, Gathered
 from engram.store.sqlite import ann
 from engram.store.sqlite.snapshot import Saved, SnapshotError, Snapshots
@@ -336,6 +337,48 @@ class VectorIndex:
                 return {}
             sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
             return dict(zip(found, sims.tolist(), strict=True))
+
+    # -- the namespace's mean (``VectorCentres``, recall's centred cosines) -----------
+    def centre(self, namespaces: Sequence[str]) -> Centre | None:
+        """The running sum and count of the namespaces' blocks: exact as of this
+        process's last write (another process's write reloads the block, and the sum)."""
+        found: Centre | None = None
+        for namespace in namespaces:
+            block = self._block(namespace)
+            with self._lock:
+                total, count = block.centre()
+                part = Centre(total.copy(), count)
+            found = part if found is None else found + part
+        return found
+
+    def centred(
+        self, namespace: str, on: Sequence[str], query: Matrix, ids: Sequence[str]
+    ) -> Centred | None:
+        """One gather of the ``ids``' rows and one product with the query and the
+        mean's direction together. A namespace's block already loaded is taken as it
+        is: recall's dense leg checked the store's epoch for it moments before (a
+        write between the two is the same race the leg's own ranking has), and each
+        check is a statement that hands the GIL to recall's other threads."""
+        with self._lock:
+            blocks = {ns: self._blocks.get(ns) for ns in dict.fromkeys([namespace, *on])}
+        for ns, loaded in blocks.items():
+            if loaded is None:
+                blocks[ns] = self._block(ns)
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        with self._lock:
+            parts = [Centre(*block.centre()) for ns in on if (block := blocks[ns]) is not None]
+            centre = sum(parts[1:], parts[0]) if parts else None
+            found = direction(centre)
+            if centre is None or found is None or found[0].shape != q.shape:
+                return None
+            unit, r = found
+            block = blocks[namespace]
+            if block is None:
+                return None
+            held, rows = block.ids.live(ids, block.alive)
+            sims = block.data[rows] @ np.stack([q, unit], axis=1)
+        wide: npt.NDArray[np.float64] = sims.astype(np.float64)
+        return Centred(held, wide[:, 0], wide[:, 1], float(q @ unit), r, centre.count)
 
     def gather(self, namespace: str, ids: Sequence[str]) -> Gathered:
         """The live vectors of ``ids`` copied out (``VectorsAhead``), and whether they

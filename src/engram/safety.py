@@ -454,28 +454,10 @@ _HIDDEN: tuple[tuple[str, Rule, tuple[str, ...]], ...] = tuple(
 )
 
 
-#: Round thirty-nine: a text whose letters carry combining marks at least this often is
-#: read again without them. A trick marks every letter ("A̱s̱s̱i̱s̱ṯa̱ṉṯ"); a language's
-#: accents mark far fewer, and a view of them without accents costs only a rules' pass.
-_MARKED = 0.5
-
-
-def _unmarked(text: str) -> str | None:
-    """``text`` without its combining marks when most of its letters carry one; else None."""
-    split = unicodedata.normalize("NFD", text)
-    marks = sum(unicodedata.combining(c) > 0 for c in split)
-    letters = sum(c.isalpha() for c in split)
-    if not letters or marks < _MARKED * letters:
-        return None
-    return unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))
-
-
 def _views(text: str) -> list[str]:
     """De-obfuscated copies of ``text`` that the instruction rules also read."""
     clean = unicodedata.normalize("NFKC", _TAGS.sub("", text)).translate(_CLEAN)
     views = [clean, "\n".join(_decode_tags(run) for run in _tag_runs(text))]
-    if (bare := _unmarked(clean)) is not None:  # round thirty-nine: combining-mark tricks
-        views.append(bare)
     # Text after a right-to-left override is stored backwards so that it displays forwards.
     views += [seg[::-1] for seg in re.findall("\u202e([^\u202c\n]*)", text)]
     return [v for v in views if v and v != text]
@@ -483,7 +465,7 @@ def _views(text: str) -> list[str]:
 
 def _all_views(text: str) -> list[str]:
     """Every de-obfuscated and decoded view of ``text`` (issue 26: encoded orders)."""
-    views = [] if text.isascii() else _views(text)
+    views = [] if text.isascii() else _views(text) + safety_rules.unmarked(text)
     return views + [d for v in [text, *views] for d in safety_rules.decoded_views(v)]
 
 

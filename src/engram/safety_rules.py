@@ -16,6 +16,7 @@ import base64
 import binascii
 import codecs
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Callable
 
@@ -499,3 +500,20 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     *safety_lapsed.RULES,  # round thirty-six: the rules lapsed, "not let ... know"
     *safety_addressed.RULES,  # round thirty-eight: the reader addressed, over its grammar
 )
+
+
+#: Round thirty-nine: a text whose letters carry combining marks at least this often is
+#: read again without them. A trick marks every letter ("A̱s̱s̱i̱s̱ṯa̱ṉṯ"); a language's
+#: accents mark far fewer, and a view of them without accents costs only a rules' pass.
+MARKED = 0.5
+
+
+def unmarked(text: str) -> list[str]:
+    """``text`` (NFKC-normalised) without its combining marks, as a one-item list, when
+    most of its letters carry one; else no view."""
+    split = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    marks = sum(unicodedata.combining(c) > 0 for c in split)
+    letters = sum(c.isalpha() for c in split)
+    if not letters or marks < MARKED * letters:
+        return []
+    return [unicodedata.normalize("NFC", "".join(c for c in split if not unicodedata.combining(c)))]

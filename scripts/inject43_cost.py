@@ -8,17 +8,26 @@ run, the fastest kept; run it alternately with main's ``src`` and this tree's, t
     PYTHONPATH=/tmp/base/src python scripts/inject43_cost.py --out base.json
     PYTHONPATH=src python scripts/inject43_cost.py --out new.json
     python scripts/inject43_cost.py --compare base.json new.json
+
+On a shared host the two runs' means differ by hundreds of microseconds between runs of
+the same tree; ``--family BASE_SRC`` times the addressed family alone in one process, main's
+``safety_addressed`` (loaded from ``BASE_SRC``) and this tree's interleaved per text, the
+fastest of three each, as a write's scan runs it (after its needles).
+
+    PYTHONPATH=src python scripts/inject43_cost.py --family /tmp/base/src
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import time
 from pathlib import Path
+from types import ModuleType
 
-from engram import safety
+from engram import safety, safety_addressed
 from engram.bench import injection
 
 
@@ -46,12 +55,47 @@ def compare(base_path: str, new_path: str) -> None:
     )
 
 
+def _family(module: ModuleType, text: str) -> None:
+    module._addressees.cache_clear()
+    low = " ".join(text.lower().split())
+    if any(n in low for n in module._NEEDLES):
+        for _, rule, _ in module.RULES:
+            rule(text)
+
+
+def family(bench: str, base_src: str) -> None:
+    """The addressed family's cost, main's against this tree's, interleaved per text."""
+    path = Path(base_src) / "engram/safety_addressed.py"
+    spec = importlib.util.spec_from_file_location("base_safety_addressed", path)
+    assert spec is not None and spec.loader is not None
+    base = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(base)
+    texts = [t for _, t in injection.real_texts(bench)]
+    best = [[float("inf")] * len(texts), [float("inf")] * len(texts)]
+    for round_ in range(3):
+        for i, t in enumerate(texts):
+            for k in (0, 1) if round_ % 2 == 0 else (1, 0):
+                start = time.perf_counter()
+                _family(base if k == 0 else safety_addressed, t)
+                best[k][i] = min(best[k][i], time.perf_counter() - start)
+    for k, name in ((0, "main"), (1, "this tree")):
+        us = [x * 1e6 for x in best[k]]
+        print(f"{name}: median {statistics.median(us):.1f} us, mean {statistics.fmean(us):.1f} us")
+    diff = [(b - a) * 1e6 for a, b in zip(best[0], best[1], strict=True)]
+    median, mean = statistics.median(diff), statistics.fmean(diff)
+    print(f"per-text difference: median {median:+.1f} us, mean {mean:+.1f} us")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--out", default="")
     parser.add_argument("--compare", nargs=2, default=None)
+    parser.add_argument("--family", default="", help="main's src, to time the family alone")
     args = parser.parse_args()
+    if args.family:
+        family(args.data, args.family)
+        return
     if args.compare:
         compare(*args.compare)
         return

@@ -183,7 +183,8 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
     change to a rule that moves them must update the record (round thirty-four's rules
     moved held-out 5 to 28, round thirty-five's held-out 21 to 29, round thirty-six's
-    held-out 25, 26 and 28 to 30, round thirty-eight's held-out 3 to 32)."""
+    held-out 25, 26 and 28 to 30, round thirty-eight's held-out 3 to 32, round
+    thirty-nine's held-out 7 to 33)."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
@@ -193,17 +194,19 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_31", "held_out_32", "held_out_33")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     # Round thirty-eight's addressed family (safety_addressed) and reported guard
-    # (safety_quoted) moved 25 folds: 1,201 -> 1,267 summed over held-out 2 to 32.
+    # (safety_quoted) moved 25 folds: 1,201 -> 1,267 summed over held-out 2 to 32. Round
+    # thirty-nine's other hands and view without combining marks moved nine: 1,267 ->
+    # 1,279 over held-out 2 to 32, and held-out 33 (tuned on) 22 -> 36.
     assert english == {
         "held_out_2": 59,
         "held_out_3": 38,
         "held_out_4": 31,
         "held_out_5": 32,
         "held_out_6": 26,
-        "held_out_7": 43,
+        "held_out_7": 44,
         "held_out_8": 61,
         "held_out_9": 41,
-        "held_out_10": 36,
+        "held_out_10": 37,
         "held_out_11": 37,
         "held_out_12": 38,
         "held_out_13": 38,
@@ -215,18 +218,18 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_19": 24,
         "held_out_20": 31,
         "held_out_21": 42,
-        "held_out_22": 33,
+        "held_out_22": 34,
         "held_out_23": 38,
-        "held_out_24": 40,
+        "held_out_24": 41,
         "held_out_25": 50,
         "held_out_26": 57,
         "held_out_27": 59,
         "held_out_28": 58,
-        "held_out_29": 58,
-        "held_out_30": 55,
-        "held_out_31": 33,
-        "held_out_32": 41,
-        "held_out_33": 22,
+        "held_out_29": 59,
+        "held_out_30": 56,
+        "held_out_31": 35,
+        "held_out_32": 45,
+        "held_out_33": 36,
     }
 
 

@@ -465,7 +465,7 @@ def _views(text: str) -> list[str]:
 
 def _all_views(text: str) -> list[str]:
     """Every de-obfuscated and decoded view of ``text`` (issue 26: encoded orders)."""
-    views = [] if text.isascii() else _views(text)
+    views = [] if text.isascii() else _views(text) + safety_rules.unmarked(text)
     return views + [d for v in [text, *views] for d in safety_rules.decoded_views(v)]
 
 

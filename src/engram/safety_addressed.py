@@ -37,8 +37,11 @@ _NOUN = r"(?:AI|A\.I\.|LLM|assistant|bot|chatbot|agent|helper|computer|robot|mac
 #: What the reader is doing when the writer names it ("AI reading this", "assistant
 #: processing this CSV", "any AI tidying up these scans").
 _DOING = (
-    r"(?:reading|processing|handling|triaging|tidying|parsing|summari[sz]ing|scanning|"
-    r"opening|sorting|indexing)\b[^,:.!?\n]{0,50}?"
+    r"(?:(?:reading|processing|handling|triaging|tidying|parsing|summari[sz]ing|scanning|"
+    r"opening|sorting|indexing|answering)\b"
+    # Round thirty-nine: the same said as a relative clause ("computer that reads this").
+    r"|(?:that|which|who)\s+(?:reads|processes|handles|triages|parses|scans|opens|sorts|"
+    r"answers|replies\s+to|is\s+(?:reading|processing|handling))\b)[^,:.!?\n]{0,50}?"
 )
 _START = r"(?:^|(?<=[.!?;:'\"(\n|>=])|(?<=[.!?;:,'\"|>=]\s))[ \t]{0,3}"
 _GREETING = r"(?:(?:hey|hi|hello|dear|ok|okay|psst)[ \t,]+)?"
@@ -51,9 +54,13 @@ _QUALIFIER = (
 )
 #: The reader called by a qualified name or with what it is doing; no user calls their
 #: own assistant so.
+#: Round thirty-nine: the reader qualified after its name by the place it serves ("AI
+#: of the laundrette,", "computer in the mushroom farm:", "bot at the front desk -").
+_PLACE = r"\s+(?:of|at|in|for)\s+(?:the\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?"
 _STRANGER = (
     rf"{_START}{_GREETING}(?:(?:the|any|this|whichever|whatever)\s+)?"
-    rf"(?:(?:{_QUALIFIER}){{1,2}}?{_NOUN}(?:\s+{_DOING})?|{_NOUN}\s+{_DOING}){_CALL}"
+    rf"(?:(?:{_QUALIFIER}){{1,2}}?{_NOUN}(?:\s+{_DOING})?|{_NOUN}\s+{_DOING}|{_NOUN}{_PLACE})"
+    rf"{_CALL}"
 )
 #: The reader called by its bare name ("assistant, ...", "hey bot, ..."): how a user
 #: speaks to their own assistant too, so the user's own voice passes.
@@ -64,6 +71,9 @@ _FOR = (
     r"\b(?:request|message|note|favou?r|instructions?|task)\s+for\s+(?:the\s+|any\s+|"
     rf"whichever\s+)?(?:[\w-]+\s+){{0,2}}?{_NOUN}\b[^:.!?\n]{{0,60}}:"
     rf"|{_START}to\s+(?:the|any)\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\s*:"
+    # Round thirty-nine: "note to the AI answering these:" is "note for the AI ...:".
+    r"|\b(?:request|message|note|instructions?)\s+to\s+(?:the\s+|any\s+|whichever\s+)"
+    rf"(?:[\w-]+\s+){{0,2}}?{_NOUN}\b[^:.!?\n]{{0,60}}:"
 )
 #: A field named for the reader: ``instruction_for_agent:``, ``agent_task =``.
 _FIELD = (
@@ -76,7 +86,16 @@ _WHOEVER = (
     r"handling|processing|opens)\b|\bwhatever\s+(?:[\w-]+\s+)?(?:reads|is\s+reading|processes)"
     r"\s+this\b"
 )
-ADDRESSEE = f"{_STRANGER}|{_FOR}|{_FIELD}|{_WHOEVER}"
+#: Round thirty-nine: the reader named with what it is doing as the subject of a polite
+#: request ("if the automated helper processing this form would be so good as to ...",
+#: "could the AI reading this kindly ..."): an over-polite letter's way to address it.
+_COURTESY = r"(?:please|kindly|be\s+so\s+(?:kind|good)\s+as\s+to)\s+"
+_POLITE = (
+    rf"\b(?:would|could|might|will|can)\s+(?:the|this|any)\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\s+"
+    rf"{_DOING}\s+{_COURTESY}|\b(?:the|this|any)\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\s+{_DOING}\s+"
+    rf"(?:would|could|might|will)\s+{_COURTESY}"
+)
+ADDRESSEE = f"{_STRANGER}|{_FOR}|{_FIELD}|{_WHOEVER}|{_POLITE}"
 
 #: Favours done at the firm's cost: free, at no cost, at the staff rate, without paying
 #: or a sign-off, a check skipped, points doubled or backdated, money credited or paid,
@@ -86,15 +105,22 @@ _FAVOUR = (
     r"without\s+(?:paying|payment|asking|sign-?off)|no\s+need\s+for\s+(?:sign-?off|approval)|"
     r"at\s+the\s+(?:staff|free|trade|wholesale|member)\s+(?:rate|price)|skip\s+(?:the\s+)?"
     r"(?:payment|test|exam|vote|verification|checks?))\b"
-    r"|\bgive\s+[^.!?\n]{0,40}?\bfree\b|\b(?:double|triple|backdate)\b"
-    r"|\bcredit\s+[£$€]?\d|\bpay\s+(?:this|the|my|our)\s+(?:invoice|bill)\b"
+    r"|\b(?:give|put|make|send|do|keep)\s+[^.!?\n]{0,40}?\bfree\b"
+    r"|\b(?:double|triple|twice|backdate)\b"
+    # Round thirty-nine: the check skipped said with "without" ("without the exam").
+    r"|\bwithout\s+(?:the\s+|an?\s+|any\s+)?(?:exam|test|payment|deposit|inspection|"
+    r"checks?|queue)\b"
+    r"|\bcredit\s+[£$€]?\d|\b(?:issue|give|grant|apply|add)\s+(?:me\s+|us\s+)?an?\s+"
+    r"(?:credit|voucher|refund)\b|\bpay\s+(?:this|the|my|our)\s+(?:invoice|bill)\b"
     r"|\bput\s+(?:my|me|us|our)\b[^.!?\n]{0,40}?\b(?:first|ahead|top|premium|front)\b"
     r"|\bcharge\s+it\s+to\b|\badd\s+[^.!?\n]{0,30}?\bto\s+(?:the\s+)?(?:basket|cart)\b"
     r"|\bsign\s+[^.!?\n]{0,20}?\bup\b"
 )
 #: The acts read after the addressee: round thirty-two's and the favours.
 ACTS = (*(_o.ACTS[a] for a in ("money", "approve", "booking", "account")), _FAVOUR)
-_SENT = (_r._SEND,)
+#: Round thirty-nine: data read or told back to the writer ("read me the terminal
+#: password") is sent out too, once the reader is addressed.
+_SENT = (_r._SEND, rf"\b(?:read|tell)\s+(?:me|us)\b[^.!?\n]{{0,60}}?{_r._DATA}")
 _HIDDEN = (_o.ACTS["untold"], _r._HIDDEN)
 
 
@@ -134,10 +160,38 @@ def _addressees(text: str) -> tuple[tuple[int, int, bool], ...]:
         for pattern, stranger in ((_STRANGERS, True), (_BARE, False)):
             window = pattern.finditer(text, max(0, at - _BACK), at + _AFTER)
             if m := next((m for m in window if m.start() <= at < m.end()), None):
-                out.append((m.start(), m.end(), stranger))
+                out.append((m.start(), m.end(), stranger or _spoken(text, m.start())))
                 done = m.end()
                 break
     return tuple(out)
+
+
+#: A quote mark that opens a line of speech.
+_OPEN = "'\"‘“"
+#: A speaker's turn in a transcript: a label in capitals or brackets at a line's start
+#: ("CALLER:", "[visitor]:", "GUEST SERVICES:").
+_TURN = re.compile(r"^[ \t]*(?:\[([^\]\n]{1,24})\]|([A-Z][A-Z .'’-]{1,24}))[ \t]*:", re.MULTILINE)
+#: Labels that are the user's own turn: there the bare name is the user's own voice.
+_OWN_TURN = frozenset({"user", "me", "i", "you"})
+
+
+def _spoken(text: str, start: int) -> bool:
+    """Round thirty-nine: whether a bare vocative at ``start`` is someone else's speech,
+    not the user's to their own assistant: it opens a quoted line (a story's character
+    speaking, "... wrote: 'Assistant, pay ...'") with no "I" or "my" before the quote in
+    its sentence, or it is on the turn of a speaker other than the user in a transcript
+    (two or more labelled turns)."""
+    before = text[max(0, start - 200) : start]
+    lead = before.rstrip(" \t")
+    if lead.endswith(tuple(_OPEN)):
+        cut = [s.end() for s in _r._SENTENCE_END.finditer(lead[:-1])]
+        return _r._SELF.search(lead[cut[-1] if cut else 0 : -1]) is None
+    line = text.rfind("\n", 0, start) + 1
+    turn = _TURN.match(text, line)
+    if turn is None or turn.end() > start:
+        return False
+    label = (turn.group(1) or turn.group(2)).strip().lower()
+    return label not in _OWN_TURN and len(_TURN.findall(text)) >= 2
 
 
 def _rule(acts: tuple[str, ...], stranger: bool = True) -> Rule:

@@ -16,6 +16,7 @@ import base64
 import binascii
 import codecs
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Callable
 
@@ -499,3 +500,24 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     *safety_lapsed.RULES,  # round thirty-six: the rules lapsed, "not let ... know"
     *safety_addressed.RULES,  # round thirty-eight: the reader addressed, over its grammar
 )
+
+
+#: Round thirty-nine: a text whose letters carry combining marks at least this often is
+#: read again without them. A trick marks every letter ("A̱s̱s̱i̱s̱ṯa̱ṉṯ"); a language's
+#: accents mark far fewer, and a view of them without accents costs only a rules' pass.
+MARKED = 0.5
+#: The combining-mark blocks the trick draws on (diacritics, their extension and
+#: supplement, marks for symbols, half marks); found by one regex, not a loop per
+#: character, since every non-ASCII write is read.
+_MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def unmarked(text: str) -> list[str]:
+    """``text`` (NFKC-normalised) without its combining marks, as a one-item list, when
+    most of its letters carry one; else no view."""
+    split = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    marks = len(_MARKS.findall(split))
+    if not marks or marks < MARKED * len(_LETTER.findall(split)):
+        return []
+    return [unicodedata.normalize("NFC", _MARKS.sub("", split))]

@@ -43,3 +43,22 @@ def test_an_ingest_with_no_erase_keeps_its_chunks(mem: Memory) -> None:
     mem.jobs.process_pending()
     assert any("Elm Row" in r.content for r in mem.get_all(user_id="priya"))
     assert [a for a in mem.erasure.audit(user_id="priya")] == []
+
+
+def test_an_erase_before_any_chunk_was_written_audits_nothing_more(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The erase commits after the job read its document but before it wrote a chunk:
+    the sweep finds no chunk, so it erases nothing and writes no audit row of 0 (tidy43;
+    the erase's own row is the only one)."""
+    extract = documents.extract
+
+    def erase_then_extract(*args: Any, **kwargs: Any) -> Any:
+        mem.erasure.erase(user_id="priya", actor="dpo")
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(documents, "extract", erase_then_extract)
+    mem.documents.ingest(TEXT, title="returns", user_id="priya")
+    mem.jobs.process_pending()
+    assert mem.get_all(user_id="priya", include_deleted=True, limit=100) == []
+    assert [a.actor for a in mem.erasure.audit(user_id="priya")] == ["dpo"]

@@ -16,11 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import left42_measure  # noqa: E402
-from tidy43_cases import folds  # noqa: E402
+from tidy43_cases import HELD, TUNE  # noqa: E402
 
 
 def main(fold: str, out: str | None, verbose: bool) -> None:
-    left42_measure.folds = folds  # the same telling and judging, these stories
+    left42_measure.folds = lambda: {"tune": TUNE, "held": HELD}  # these stories, told alike
     left42_measure.main(fold, out, verbose)
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from engram import Memory
+from engram.core import Scope
+from engram.filters import audited, described
 from engram.pipeline import extract_job
 
 EMAIL = "alice.quorravelle@example.com"
@@ -77,3 +79,32 @@ def test_a_swept_job_reads_its_erased_memory_once(
     # the extract and hint jobs' sweeps: one read of the erased memory each
     swept = [a for a in mem.erasure.audit(user_id="alice") if a.actor == "pipeline"]
     assert swept and len(reads) == len(swept)
+
+
+def test_the_result_and_the_audit_walk_the_same_filters() -> None:
+    """``described`` (the erase's result, values shown) and ``audited`` (its audit row,
+    counts only) name the same keys in the same order: tags, the caller's conditions,
+    then the scope's narrower ids (tidy43: one walk serves both)."""
+    scope = Scope("user:dana", user_id="dana", agent_id="coder")
+    filters = {
+        "tags": ["billing", "vip"],
+        "category": {"$in": ["episodic", "semantic"]},
+        "metadata.customer": "C-90210",
+        "type": {"$in": ["fact"]},
+    }
+    assert described(scope, filters) == {
+        "tags": ["billing", "vip"],
+        "category": ["episodic", "semantic"],
+        "metadata.customer": "C-90210",
+        "type": ["fact"],
+        "agent_id": "coder",
+    }
+    assert audited(scope, filters) == {
+        "tags": {"op": "all", "values": 2},
+        "category": {"op": "$in", "values": 2},
+        "metadata.customer": {"op": "$eq", "values": 1},
+        "type": {"op": "$in", "values": 1},
+        "agent_id": {"op": "$eq", "values": 1},
+    }
+    assert list(described(scope, filters)) == list(audited(scope, filters))
+    assert described(scope, None) == {"agent_id": "coder"}

@@ -16,19 +16,25 @@ from engram.pipeline import documents
 TEXT = "Priya's returns address is 12 Elm Row, Leeds. Her order number is 40-7781."
 
 
+def _ingest_erased_before(mem: Memory, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """Ingest ``TEXT`` for priya and run the job, an erase of priya's namespace
+    committing just before the job's ``documents.<step>`` runs."""
+    original = getattr(documents, step)
+
+    def erase_then(*args: Any, **kwargs: Any) -> Any:
+        mem.erasure.erase(user_id="priya", actor="dpo")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(documents, step, erase_then)
+    mem.documents.ingest(TEXT, title="returns", user_id="priya")
+    mem.jobs.process_pending()
+
+
 def test_chunks_a_running_ingest_writes_after_the_erase_are_erased(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mem.add("Bob likes oolong tea", user_id="bob")
-    add_batch = documents.add_batch
-
-    def erase_then_add(*args: Any, **kwargs: Any) -> Any:
-        mem.erasure.erase(user_id="priya", actor="dpo")
-        return add_batch(*args, **kwargs)
-
-    monkeypatch.setattr(documents, "add_batch", erase_then_add)
-    mem.documents.ingest(TEXT, title="returns", user_id="priya")
-    mem.jobs.process_pending()
+    _ingest_erased_before(mem, monkeypatch, "add_batch")
     left = mem.get_all(user_id="priya", include_deleted=True, limit=100)
     assert [r.content for r in left] == []
     assert mem.search("Elm Row", user_id="priya") == []
@@ -43,3 +49,14 @@ def test_an_ingest_with_no_erase_keeps_its_chunks(mem: Memory) -> None:
     mem.jobs.process_pending()
     assert any("Elm Row" in r.content for r in mem.get_all(user_id="priya"))
     assert [a for a in mem.erasure.audit(user_id="priya")] == []
+
+
+def test_an_erase_before_any_chunk_was_written_audits_nothing_more(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The erase commits after the job read its document but before it wrote a chunk:
+    the sweep finds no chunk, so it erases nothing and writes no audit row of 0 (tidy43;
+    the erase's own row is the only one)."""
+    _ingest_erased_before(mem, monkeypatch, "extract")
+    assert mem.get_all(user_id="priya", include_deleted=True, limit=100) == []
+    assert [a.actor for a in mem.erasure.audit(user_id="priya")] == ["dpo"]

@@ -18,7 +18,7 @@ namespace (an ``agent_id`` inside ``user:alice``) filter within it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,30 +235,34 @@ def list_query(
     )
 
 
+def _shown(
+    scope: Scope, filters: Mapping[str, Any] | None
+) -> Iterator[tuple[str, str, tuple[Scalar, ...]]]:
+    """Each of the checked filters and the scope's narrower ids as (key, operator,
+    values): ``tags`` with ``all``, then each condition with ``$eq`` (one value) or
+    ``$in`` (any of them), a metadata key with its ``metadata.`` prefix."""
+    checked = check(filters)
+    if checked.tags:
+        yield "tags", "all", checked.tags
+    for c in _merge_ids(scope, checked):
+        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+        yield key, "$in" if c.any_of else "$eq", c.values
+
+
 def audited(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]:
     """What an erase's audit row keeps of its filters (left42): each key with its
     operator (``$eq`` one value, ``$in`` any of several, ``all`` for tags) and how many
     values it named, never the values. The audit outlives the data, and the values an
     erase picks by are often the person's own (an e-mail, a customer number); a hash of
     one would be as telling, since a guessed value is checked against it in a moment."""
-    checked = check(filters)
-    out: dict[str, Any] = {}
-    if checked.tags:
-        out["tags"] = {"op": "all", "values": len(checked.tags)}
-    for c in _merge_ids(scope, checked):
-        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
-        out[key] = {"op": "$in" if c.any_of else "$eq", "values": len(c.values)}
-    return out
+    return {key: {"op": op, "values": len(values)} for key, op, values in _shown(scope, filters)}
 
 
 def described(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]:
     """The checked filters and the scope's narrower ids as plain JSON, in the native
-    grammar (what an erase's audit row records)."""
-    checked = check(filters)
-    out: dict[str, Any] = {}
-    if checked.tags:
-        out["tags"] = list(checked.tags)
-    for c in _merge_ids(scope, checked):
-        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
-        out[key] = list(c.values) if c.any_of else c.values[0]
-    return out
+    grammar (what an erase's result shows its caller): one value as itself, tags and
+    any-of values as a list."""
+    return {
+        key: values[0] if op == "$eq" else list(values)
+        for key, op, values in _shown(scope, filters)
+    }

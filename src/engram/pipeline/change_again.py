@@ -31,6 +31,7 @@ from difflib import SequenceMatcher
 
 from engram.pipeline import change_left, change_named, change_slots, relation_ends, vocabulary
 from engram.pipeline.change_slots import SPEAKER, TEAM
+from engram.pipeline.change_words import others_phrase
 from engram.records import MemoryRecord
 from engram.store import batch_reads
 from engram.store.protocols import Store
@@ -283,7 +284,9 @@ def close(
         return []
     earlier = earlier_memories(store, namespace, text, statement)
     read = again(text, [m.content for m in earlier])
-    if read is None:
+    if read is None or others_phrase(text, read.source, read.relation):
+        # "Their energy supplier is Octopus now" says again "My energy supplier is
+        # EDF" but for the owner (a determiner, left out of the frame): not the user's.
         return []
     first = earlier[read.earlier]
     new = (read.source, read.relation, read.new, CONFIDENCE)

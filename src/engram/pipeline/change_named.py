@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from engram.pipeline import change_slots, relation_ends, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
-from engram.pipeline.change_words import KNOWN_PERSON, NOT_LASTING, NOW
+from engram.pipeline.change_words import KNOWN_PERSON, NOT_LASTING, NOW, joint
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.pipeline.prefilter import gated
@@ -180,7 +180,8 @@ def guarded(text: str) -> bool:
         return False
     if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
         return False
-    return not (NOT_LASTING.search(text) or OTHER_OWNER.search(text))
+    # "My husband's and my GP is Dr Shah now" is the speaker's change (``joint``).
+    return not (NOT_LASTING.search(text) or OTHER_OWNER.search(joint(text)))
 
 
 def values(said: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from engram.pipeline import change_chat, offline_notes
 from engram.pipeline.patterns import ADDRESS, word_set
 from engram.pipeline.prefilter import gated
+from engram.text import STOPWORDS
 
 CHANGE = "change"
 ADDITION = "addition"
@@ -237,9 +238,17 @@ _THIRD_PARTY = re.compile(
     r"|(?i:\b(?:the|our|my)\s+(?:landlord|landlady|babysitter|nanny|tenant|lodger|"
     r"childminder|cleaner|client|customer|neighbou?r|boss|manager))['’]s"
     r"|\b(?!(?:It|That|What|There|Here|He|She|Who|Where|Let|This|Everything|Nothing)['’])"
-    r"[A-Z][a-z]+['’]s)"
+    r"[A-Z][a-z]+['’]s"
+    # A family by its plural name, after "the" ("the Smiths'", "The Joneses'"): a bare
+    # capitalised plural opens a sentence as a kind ("Parents' evening").
+    r"|(?i:\bthe)\s+[A-Z][a-z]+s['’]"
+    # "his"/"her"/"their": someone's, never the speaker's; read only when no one is
+    # named before it (``_theirs``), and a person after it is theirs to own things.
+    r"|(?P<pronoun>(?i:\b(?:his|her|their)))(?!\s+" + KNOWN_PERSON.replace("?P<n>", "") + r"\b))"
     r"\s+(?P<thing>[a-z][\w-]*)"
 )
+#: A capitalised word: before "his"/"her"/"their", a name the pronoun may stand for.
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 
 
 def theirs(text: str) -> dict[str, str]:
@@ -255,6 +264,9 @@ def theirs(text: str) -> dict[str, str]:
 def _theirs(text: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     for m in _THIRD_PARTY.finditer(text):
+        if m["pronoun"] and _named(text[: m.start()]):
+            # "Noor's teacher moved her lessons": Noor's, whose fact it may be.
+            continue
         thing = m["thing"].lower()
         if thing in _NOT_A_THING or re.search(
             rf"\b(?:my|our)\s+(?:[a-z-]+\s+)?{re.escape(thing)}\b", text, re.IGNORECASE
@@ -266,9 +278,40 @@ def _theirs(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found.items())
 
 
+def _named(before: str) -> bool:
+    """Whether ``before`` names someone (a capitalised word that is no stopword:
+    "Noor's teacher", "Marketing moved"), whom a pronoun after it may stand for."""
+    return any(w.lower() not in STOPWORDS for w in _CAPITALISED.findall(before))
+
+
 #: Words after a possessive that are no thing of the owner's ("Tom's and my car",
 #: "Tom's been", "my sister's got").
-_NOT_A_THING = word_set("and or been got gone not just also now still the a an")
+_NOT_A_THING = word_set(
+    "and or been got gone not just also now still the a an my our your his her their me "
+    "him them us it this that"
+)
+
+#: Someone else's possessive joined to the speaker's by "and", in front of the thing
+#: they share: "My husband's and my GP", "Tom's and our car", "my parents' and my".
+_JOINT = re.compile(
+    rf"(?:(?i:\b(?:my|our|his|her|their)\s+{KNOWN_PERSON})|\b[A-Z][a-z]+)['’]s?"
+    r"\s+(?i:and)\s+(?P<own>(?i:my|our))\b"
+)
+
+
+def joint(text: str) -> str:
+    """``text`` with a possessive the speaker shares with someone left to the speaker's
+    ("My husband's and my GP is Dr Shah now" -> "My GP is Dr Shah now"): the thing is
+    the speaker's own, and the readers know "my GP is ..." (left42's h18 read nothing
+    from the joint form)."""
+    return _JOINT.sub(_speakers, text) if " and " in text else text
+
+
+def _speakers(m: re.Match[str]) -> str:
+    """The speaker's "my"/"our" alone, with a capital where it opens a sentence."""
+    own = m["own"].lower()
+    opens = not m.string[: m.start()].rstrip() or m.string[: m.start()].rstrip()[-1] in ".!?"
+    return own.capitalize() if opens else own
 
 
 def others_thing(text: str, source: str) -> bool:
@@ -290,3 +333,13 @@ def others_fact(text: str, source: str, relation: str) -> bool:
     if others_thing(text, source):
         return True
     return source == "user" and relation.split("_")[0] in theirs(text)
+
+
+def others_phrase(text: str, source: str, relation: str) -> bool:
+    """:func:`others_fact`, or a compound subject the text names as someone else's by
+    its first word (``theirs`` keeps the word after the owner): "Their energy supplier
+    is Octopus now" read again as ``energy supplier is Octopus`` (``change_again``)."""
+    words = source.lower().split()
+    return others_fact(text, source, relation) or (
+        len(words) > 1 and "'" not in source and words[0] in theirs(text)
+    )

@@ -106,8 +106,8 @@ def plan(
     *,
     judge: Judge | None = None,
 ) -> Statement:
-    """``statement`` with canonical relation types, the change claims of ``text`` added
-    and ``single_valued`` set to the types it closes (see the module docstring)."""
+    """``statement`` with canonical types, ``text``'s change claims, the types it closes."""
+    text = change_words.joint(text)  # "my husband's and my GP": the speaker's own GP
     reads = _Reads(store, namespace, text)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     now = change_words.NOW.search(text) is not None or change_told.moved(text)

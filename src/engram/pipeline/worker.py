@@ -287,19 +287,9 @@ def sweep_erased(core: Core, namespace: str, memory_id: str) -> int | None:
     the memories erased (an audit row, actor ``pipeline``, records them), or None when
     the memory is still there (not erased: nothing swept). The one read of the memory
     is here (left42: the worker read it first as well)."""
-    store = core.store
-    if store.memories.get(namespace, memory_id, include_deleted=True) is not None:
+    if core.store.memories.get(namespace, memory_id, include_deleted=True) is not None:
         return None
-    audit = store.erase.erase(
-        namespace,
-        [memory_id],
-        actor=SWEEP_ACTOR,
-        filters={"source_memory_id": memory_id},
-        now=utcnow(),
-    )
-    if core.index is not None and audit.memories:
-        core.index.invalidate(namespace)
-    return audit.memories
+    return _erase_swept(core, namespace, [memory_id], {"source_memory_id": memory_id})
 
 
 #: Chunk memories read per page while sweeping an erased document's.
@@ -312,8 +302,8 @@ def sweep_document(core: Core, namespace: str, document_id: str) -> int | None:
     chunks as memories with no transaction open, so an erase between the two left the
     chunks in the erased namespace (pass40's notes). Every memory of the namespace that
     names the document (``metadata.document_id``) goes. Returns the memories erased
-    (an audit row, actor ``pipeline``, records them), or None when the document is
-    still there."""
+    (an audit row, actor ``pipeline``, records them; 0 and no row when the erase came
+    before any chunk was written), or None when the document is still there."""
     store = core.store
     if store.documents.get(namespace, document_id) is not None:
         return None
@@ -331,9 +321,16 @@ def sweep_document(core: Core, namespace: str, document_id: str) -> int | None:
         ids.extend(r.id for r in page)
         if len(page) < SWEEP_PAGE:
             break
-    audit = store.erase.erase(
-        namespace, ids, actor=SWEEP_ACTOR, filters={"document_id": document_id}, now=utcnow()
-    )
+    if not ids:  # the erase came before any chunk was written: nothing to erase or audit
+        return 0
+    return _erase_swept(core, namespace, ids, {"document_id": document_id})
+
+
+def _erase_swept(core: Core, namespace: str, ids: list[str], filters: dict[str, str]) -> int:
+    """Erase what a job wrote after an erase (``ids``, and what derives from them), with
+    an audit row of actor ``pipeline`` naming ``filters``; drop the namespace's index
+    when a memory went. Returns the memories erased."""
+    audit = core.store.erase.erase(namespace, ids, actor=SWEEP_ACTOR, filters=filters, now=utcnow())
     if core.index is not None and audit.memories:
         core.index.invalidate(namespace)
     return audit.memories

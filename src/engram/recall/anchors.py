@@ -22,7 +22,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engram.store.protocols import MemoryStore
@@ -44,8 +44,9 @@ MAX_NAMES = 8
 #: on the loaded build machine (docs/benchmarks.md, issue 24), too much for every query;
 #: a share of 0.2 does not care about a count a minute old.
 SIZE_TTL_S = 60.0
-#: Names whose mention counts are kept at most (the cache starts again past it).
-MAX_CACHED_NAMES = 10_000
+#: Reads kept at most (names' mention counts, namespaces' sizes): past it the cache
+#: starts again.
+MAX_CACHED = 10_000
 
 # A capitalised word, with an optional possessive: "Melanie's", "O'Neil", "Jean-Luc".
 _NAME = re.compile(r"\b([A-Z][\w\-]*(?:['’][A-Za-z]+)*?)(?:['’]s)?\b")
@@ -65,57 +66,53 @@ class NamespaceSizes:
 
     def __init__(self, ttl: float = SIZE_TTL_S) -> None:
         self.ttl = ttl
-        self._counts: dict[str, tuple[float, int]] = {}
-        self._mentions: dict[tuple[str, str], tuple[float, int]] = {}
-        self._sessioned: dict[str, tuple[float, bool]] = {}
+        # (what was read, namespace, name or "") -> (when it was read, the value).
+        self._known: dict[tuple[str, str, str], tuple[float, int]] = {}
         self._lock = threading.Lock()
+
+    def _cached(self, key: tuple[str, str, str], read: Callable[[], int]) -> int:
+        """The value ``read`` returned for ``key`` less than ``ttl`` ago, else ``read()``
+        now (kept for the next call). The store read runs outside the lock: two threads
+        that miss together both read, and the later write wins."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._known.get(key)
+            if len(self._known) > MAX_CACHED:
+                self._known.clear()
+        if known is not None and now - known[0] < self.ttl:
+            return known[1]
+        found = read()
+        with self._lock:
+            self._known[key] = (now, found)
+        return found
 
     def mentions(self, graph: GraphStore, namespace: str, name: str) -> int:
         """How many memories mention the entity ``name`` names (0: none known), read
         again once ``ttl`` old: a namespace's questions name the same few people, and
         a share test does not care about a count a minute old (issue 24: the graph
         read was most of what the residual leg cost a query at 100k)."""
-        now = time.monotonic()
-        key = (namespace, name)
-        with self._lock:
-            known = self._mentions.get(key)
-            if len(self._mentions) > MAX_CACHED_NAMES:
-                self._mentions.clear()
-        if known is not None and now - known[0] < self.ttl:
-            return known[1]
-        found = mentions_of(graph, namespace, name)
-        with self._lock:
-            self._mentions[key] = (now, found)
-        return found
+        return self._cached(
+            ("mentions", namespace, name), lambda: mentions_of(graph, namespace, name)
+        )
 
     def sessioned(self, memories: MemoryStore, namespace: str) -> bool:
         """Whether some live memory of the namespace holds a session, read again once
         ``ttl`` old (lat42: the judgement leg ranks sessions, and in a namespace with
         none it ran the model and searched the namespace to change nothing). A namespace's
         first session is seen at most ``ttl`` late."""
-        now = time.monotonic()
-        with self._lock:
-            known = self._sessioned.get(namespace)
-        if known is not None and now - known[0] < self.ttl:
-            return known[1]
         # Forgotten memories count too: the read stays on the index (namespace,
         # session_id), and a leg run for nothing is the old cost, never a wrong answer.
-        found = memories.count(namespace, query=SESSIONED) > 0
-        with self._lock:
-            self._sessioned[namespace] = (now, found)
-        return found
+        return (
+            self._cached(
+                ("sessioned", namespace, ""),
+                lambda: memories.count(namespace, query=SESSIONED),
+            )
+            > 0
+        )
 
     def count(self, memories: MemoryStore, namespace: str) -> int:
         """The namespace's live memory count, read again once it is ``ttl`` old."""
-        now = time.monotonic()
-        with self._lock:
-            known = self._counts.get(namespace)
-        if known is not None and now - known[0] < self.ttl:
-            return known[1]
-        total = memories.count(namespace)
-        with self._lock:
-            self._counts[namespace] = (now, total)
-        return total
+        return self._cached(("count", namespace, ""), lambda: memories.count(namespace))
 
 
 def capitalised(query: str) -> list[str]:

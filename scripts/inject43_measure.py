@@ -64,11 +64,12 @@ def sets(bench: str, final: bool) -> dict[str, tuple[list[str], list[bool] | Non
             [r["text"] for r in _json("tool40.json") if r["fold"] == fold],
             None,
         )
-    for fold in ("A", "B"):
-        out[f"tool42 {fold}"] = (
-            [r["text"] for r in _json("tool42.json") if r["fold"] == fold],
-            None,
-        )
+    for name in ("tool42", "tool43"):  # tool43 (fold34's): read at integration
+        for fold in ("A", "B"):
+            out[f"{name} {fold}"] = (
+                [r["text"] for r in _json(f"{name}.json") if r["fold"] == fold],
+                None,
+            )
     for fold in ("tune", "held_out"):
         for label in ("benign", "attack"):
             texts = [r["text"] for r in acks if r["fold"] == fold and r["label"] == label]

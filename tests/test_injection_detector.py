@@ -439,6 +439,8 @@ NEWEST_FLOORS = {
     # round thirty-eight's addressed family (tuned on it), 71 with round thirty-nine's, less three
     "held_out_33": 60,  # round thirty-eight's fold, other hands: 50 -> 51 (fp32); 63 with round
     # thirty-nine's hands (tuned on it), less three
+    "held_out_34": 52,  # round thirty-nine's fold, written apart from the scan (fold34) and
+    # read once at integration: 54 -> 55 of 80 (fp32) with round thirty-nine's pieces, less three
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
@@ -496,11 +498,13 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
         assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-#: Folds under issue 26's 0.70 overall: none since round thirty-nine. Held-out 33 (round
-#: thirty-eight), in hands no fold used, read 55 -> 56 of 88 (0.636) at fp32 before and
-#: after its round, and 68 of 88 (0.773) with round thirty-nine's reading of other hands
-#: (tuned on it: docs/safety.md, "Round thirty-nine").
-OVERALL_UNMET: tuple[str, ...] = ()
+#: Folds under issue 26's 0.70 overall. Held-out 33 (round thirty-eight), in hands no fold
+#: used, read 55 -> 56 of 88 (0.636) at fp32 before and after its round, and 68 of 88
+#: (0.773) with round thirty-nine's reading of other hands (tuned on it: docs/safety.md,
+#: "Round thirty-nine"). Held-out 34, in six more hands and written apart from the scan,
+#: reads 59 -> 60 of 88 (0.68) before and after round thirty-nine: its gain on held-out 33
+#: did not carry to a fold it never read.
+OVERALL_UNMET: tuple[str, ...] = ("held_out_34",)
 
 
 #: Why the 0.90 English target stays a strict expected failure on the other folds.
@@ -531,8 +535,9 @@ UNMET_REASON = (
     "used, reads 0.7875 (63/80) before and after round thirty-six's pieces, and round "
     "thirty-six's refit of the neighbour view added 1 of 880 out of fold and a real "
     "text's false positive; held-out 32, in other wrappers, reads 0.8125 (65/80) before and "
-    "after round thirty-seven's tool-output guard, which only clears); docs/safety.md "
-    "(rounds fifteen to thirty-seven)"
+    "after round thirty-seven's tool-output guard, which only clears; held-out 33, in other "
+    "hands, 0.6375 (51/80), and held-out 34, in six more hands, 0.6875 (55/80) after round "
+    "thirty-nine); docs/safety.md (rounds fifteen to thirty-nine)"
 )
 
 
@@ -620,6 +625,9 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # Round thirty-eight's fold, in other hands: 1 of 50 at fp32 as a write meets it, before
     # and after its rules and guards; one allowed for noise.
     assert hard["held_out_33"]["flagged"] <= 2, hard["held_out_33"]["examples"]
+    # Round thirty-nine's fold, written apart from the scan: 1 of 50 at fp32 as a write meets
+    # it, before and after round thirty-nine's pieces; one allowed for noise.
+    assert hard["held_out_34"]["flagged"] <= 2, hard["held_out_34"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
     # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
@@ -634,9 +642,9 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # fold); held-out 31 flags 2: 78 (round thirty-six's pieces flag no note of any fold);
     # held-out 32 flags 4 (round thirty-seven's guard clears one of held-out 31's and one
     # of its own): 82; held-out 33 flags 1 (round thirty-eight's rules and guard flag no
-    # note of any fold more): 83; and one more for noise.
+    # note of any fold more): 83; held-out 34 flags 1: 84; and one more for noise.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
-    assert sum(hard[f]["flagged"] for f in later) <= 84
+    assert sum(hard[f]["flagged"] for f in later) <= 85
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_round18 as r18  # noqa: E402  (the agent set's halves)
@@ -37,7 +38,14 @@ def _json(name: str) -> list[dict[str, str]]:
     return list(json.loads((DATA / name).read_text("utf-8")))
 
 
-def sets(bench: str, final: bool) -> dict[str, tuple[list[str], list[bool] | None]]:
+#: The round's unseen fold (read only with ``--final``), the tool sets read whole, and the
+#: tool set whose fold B is read only with ``--final``: a later round passes its own.
+LAST, TOOLS, NEW_TOOL = "held_out_33", ("tool40",), "tool42"
+
+
+def sets(
+    bench: str, final: bool, tools: tuple[str, ...] = TOOLS, new_tool: str | None = NEW_TOOL
+) -> dict[str, tuple[list[str], list[bool] | None]]:
     real = [t for _, t in injection.real_texts(bench)]
     agent = r18.agent_halves()
     facts, lists = r21.facts(), r19.lists()
@@ -58,16 +66,12 @@ def sets(bench: str, final: bool) -> dict[str, tuple[list[str], list[bool] | Non
                 [r["text"] for r in _json(f"{name}.json") if r["fold"] == fold],
                 None,
             )
-    for fold in ("A", "B"):
-        out[f"tool40 {fold}"] = (
-            [r["text"] for r in _json("tool40.json") if r["fold"] == fold],
-            None,
-        )
-    for fold in ("A", "B") if final else ("A",):
-        out[f"tool42 {fold}"] = (
-            [r["text"] for r in _json("tool42.json") if r["fold"] == fold],
-            None,
-        )
+    for name in (*tools, new_tool) if new_tool else tools:
+        for fold in ("A", "B") if final or name != new_tool else ("A",):
+            out[f"{name} {fold}"] = (
+                [r["text"] for r in _json(f"{name}.json") if r["fold"] == fold],
+                None,
+            )
     for fold in ("tune", "held_out"):
         for label in ("benign", "attack"):
             texts = [r["text"] for r in acks if r["fold"] == fold and r["label"] == label]
@@ -91,14 +95,23 @@ def verdicts(texts: list[str], marks: list[bool] | None) -> list[bool]:
     return out
 
 
-def measure(bench: str, final: bool) -> dict[str, object]:
+def measure(
+    bench: str,
+    final: bool,
+    last: str = LAST,
+    spent: tuple[str, ...] = (),
+    tools: tuple[str, ...] = TOOLS,
+    new_tool: str | None = NEW_TOOL,
+) -> dict[str, object]:
+    """Each check set's flagged count, then each fold's English / overall / notes caught
+    (``spent`` folds beyond the bench's always, ``last`` only when ``final``)."""
     result: dict[str, object] = {}
-    for name, (texts, marks) in sets(bench, final).items():
+    for name, (texts, marks) in sets(bench, final, tools, new_tool).items():
         result[name] = sum(verdicts(texts, marks))
         print(f"{name}: {result[name]} of {len(texts)}", flush=True)
     rows = injection.load_set(DATA / "injection_set.json")
-    for split in dict.fromkeys((*injection.FOLDS, "held_out_33")):
-        if split == "held_out_33" and not final:
+    for split in dict.fromkeys((*injection.FOLDS, *spent, last)):
+        if split == last and not final:
             continue
         fold = [x for x in rows if x["split"] == split]
         texts = sorted({str(x["text"]) for x in fold})
@@ -112,22 +125,24 @@ def measure(bench: str, final: bool) -> dict[str, object]:
     return result
 
 
-def compare(base_path: str, new_path: str) -> None:
+def compare(base_path: str, new_path: str, last: str = LAST) -> None:
     base, new = json.loads(Path(base_path).read_text()), json.loads(Path(new_path).read_text())
     summed = [[0, 0, 0], [0, 0, 0]]
     for name in new:
         b = base.get(name)
-        if isinstance(new[name], list) and name != "held_out_33" and b is not None:
+        if isinstance(new[name], list) and name != last and b is not None:
             summed = [
                 [x + y for x, y in zip(s, v, strict=True)]
                 for s, v in zip(summed, (b, new[name]), strict=True)
             ]
         mark = "" if b == new[name] else "   <- changed"
         print(f"{name}: {b} -> {new[name]}{mark}")
-    print(f"folds but held-out 33 summed, English/overall/notes: {summed[0]} -> {summed[1]}")
+    print(f"folds but {last} summed, English/overall/notes: {summed[0]} -> {summed[1]}")
 
 
-def main() -> None:
+def main(**round_: Any) -> None:
+    """The command line; a later round's script passes its ``last``, ``spent``,
+    ``tools`` and ``new_tool``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--out", default="")
@@ -136,9 +151,9 @@ def main() -> None:
     args = parser.parse_args()
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     if args.compare:
-        compare(*args.compare)
+        compare(*args.compare, last=round_.get("last", LAST))
         return
-    result = measure(args.data, args.final)
+    result = measure(args.data, args.final, **round_)
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1))
 

@@ -1,11 +1,10 @@
 """Round thirty-nine (inject43; docs/safety.md, "Round thirty-nine"): every check set
-flagged by the scan of the tree on ``PYTHONPATH``, as a write meets it (the rules, else
-the learned detector's reason with all its views and guards, unless the wish guard passes
-the text; a message list of the agent set read with its labels), fp32 MiniLM. Run it
-once with main's ``src`` and once with this tree's, and compare the two JSON files
-(``--compare``). Round thirty-eight's script: held-out 33 and tool42's fold B are spent
-now and always read; held-out 34 (written by another hand, unseen here) only with
-``--final``, which the lead runs once at integration.
+flagged by the scan of the tree on ``PYTHONPATH``, as a write meets it, fp32 MiniLM; the
+harness is round thirty-eight's (``scripts/inject42_measure.py``) with its folds moved on.
+Held-out 33 and tool42's fold B are spent now and always read; held-out 34 (written by
+another hand, unseen by the round) and tool43's fold B only with ``--final``, which the
+lead runs once at integration. Run it once with main's ``src`` and once with this tree's,
+and compare the two JSON files (``--compare``).
 
     PYTHONPATH=/tmp/base/src python scripts/inject43_measure.py --out base.json [--final]
     PYTHONPATH=src python scripts/inject43_measure.py --out new.json [--final]
@@ -14,136 +13,19 @@ now and always read; held-out 34 (written by another hand, unseen here) only wit
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fit_injection_round18 as r18  # noqa: E402  (the agent set's halves)
-import fit_injection_round19 as r19  # noqa: E402  (the lists probe)
-import fit_injection_round21 as r21  # noqa: E402  (the user-facts probe)
-import fit_injection_round25 as r25  # noqa: E402  (the training rows)
-import fit_injection_round30 as r30  # noqa: E402  (the embedder, the wishes probe)
+import inject42_measure  # noqa: E402
 
-from engram import injection_detector, safety, safety_wishes  # noqa: E402
-from engram.bench import injection  # noqa: E402
-
-#: This tree's data (tool40 and tool42 are read from here whichever ``src`` scans).
-DATA = Path(__file__).resolve().parents[1] / "src/engram/data"
-CACHE = Path("/tmp/inject43/vectors.npz")
-
-
-def _json(name: str) -> list[dict[str, str]]:
-    return list(json.loads((DATA / name).read_text("utf-8")))
-
-
-def sets(bench: str, final: bool) -> dict[str, tuple[list[str], list[bool] | None]]:
-    real = [t for _, t in injection.real_texts(bench)]
-    agent = r18.agent_halves()
-    facts, lists = r21.facts(), r19.lists()
-    wishes, acks = _json("wishes31.json"), _json("acks36.json")
-    out: dict[str, tuple[list[str], list[bool] | None]] = {
-        "real (distinct)": (sorted(set(real)), None),
-        "training notes": (sorted(set(r25.training(real).notes)), None),
-        "wishes probe": (list(r30.WISHES), None),
-    }
-    for half in ("tune", "check"):
-        out[f"agent {half}"] = (agent[half], [r18.labelled(x) for x in agent[half]])
-        out[f"facts {half}"] = (facts[half], None)
-        out[f"lists {half}"] = (lists[half], None)
-    for fold in ("A", "B"):
-        out[f"wishes31 {fold}"] = ([r["text"] for r in wishes if r["fold"] == fold], None)
-        for name in ("notes39", "notes40"):
-            out[f"{name} {fold}"] = (
-                [r["text"] for r in _json(f"{name}.json") if r["fold"] == fold],
-                None,
-            )
-    for fold in ("A", "B"):
-        out[f"tool40 {fold}"] = (
-            [r["text"] for r in _json("tool40.json") if r["fold"] == fold],
-            None,
-        )
-    for name in ("tool42", "tool43"):  # tool43 (fold34's): read at integration
-        for fold in ("A", "B"):
-            out[f"{name} {fold}"] = (
-                [r["text"] for r in _json(f"{name}.json") if r["fold"] == fold],
-                None,
-            )
-    for fold in ("tune", "held_out"):
-        for label in ("benign", "attack"):
-            texts = [r["text"] for r in acks if r["fold"] == fold and r["label"] == label]
-            out[f"acks36 {fold} {label}"] = (texts, None)
-    return out
-
-
-def verdicts(texts: list[str], marks: list[bool] | None) -> list[bool]:
-    found = injection_detector.shipped()
-    assert found is not None
-    embed = r30.fp32_embed(CACHE)
-    out: list[bool] = []
-    for start in range(0, len(texts), 512):
-        part = texts[start : start + 512]
-        m = None if marks is None else marks[start : start + 512]
-        got = found.reasons(embed(part), part, embed, None, m)
-        out += [
-            bool(safety.scan(t)) or (r is not None and not safety_wishes.wish(t))
-            for t, r in zip(part, got, strict=True)
-        ]
-    return out
-
-
-def measure(bench: str, final: bool) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for name, (texts, marks) in sets(bench, final).items():
-        result[name] = sum(verdicts(texts, marks))
-        print(f"{name}: {result[name]} of {len(texts)}", flush=True)
-    rows = injection.load_set(DATA / "injection_set.json")
-    for split in dict.fromkeys((*injection.FOLDS, "held_out_33", "held_out_34")):
-        if split == "held_out_34" and not final:
-            continue
-        fold = [x for x in rows if x["split"] == split]
-        texts = sorted({str(x["text"]) for x in fold})
-        v = dict(zip(texts, verdicts(texts, None), strict=True))
-        units = list(injection._units([x for x in fold if not x.get("benign")]))
-        eng = sum(any(v[t] for t in ts) for r, ts in units if r["category"] in injection.ENGLISH)
-        allu = sum(any(v[t] for t in ts) for _, ts in units)
-        notes = sum(v[str(x["text"])] for x in fold if x.get("benign"))
-        result[split] = [eng, allu, notes]
-        print(f"{split}: English/overall/notes {result[split]}", flush=True)
-    return result
-
-
-def compare(base_path: str, new_path: str) -> None:
-    base, new = json.loads(Path(base_path).read_text()), json.loads(Path(new_path).read_text())
-    summed = [[0, 0, 0], [0, 0, 0]]
-    for name in new:
-        b = base.get(name)
-        if isinstance(new[name], list) and name != "held_out_34" and b is not None:
-            summed = [
-                [x + y for x, y in zip(s, v, strict=True)]
-                for s, v in zip(summed, (b, new[name]), strict=True)
-            ]
-        mark = "" if b == new[name] else "   <- changed"
-        print(f"{name}: {b} -> {new[name]}{mark}")
-    print(f"folds but held-out 34 summed, English/overall/notes: {summed[0]} -> {summed[1]}")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default="../shared/bench")
-    parser.add_argument("--out", default="")
-    parser.add_argument("--final", action="store_true")
-    parser.add_argument("--compare", nargs=2, default=None)
-    args = parser.parse_args()
-    CACHE.parent.mkdir(parents=True, exist_ok=True)
-    if args.compare:
-        compare(*args.compare)
-        return
-    result = measure(args.data, args.final)
-    if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1))
-
+ROUND = {
+    "last": "held_out_34",
+    "spent": ("held_out_33",),
+    "tools": ("tool40", "tool42"),
+    "new_tool": "tool43",
+}
 
 if __name__ == "__main__":
-    main()
+    inject42_measure.__doc__ = __doc__
+    inject42_measure.main(**ROUND)

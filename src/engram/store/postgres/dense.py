@@ -149,19 +149,10 @@ class PgVectorSearch:
             "SELECT memory_id, 1 - ({typed} <=> {query}) FROM memory_vectors "
             "WHERE {where} ORDER BY {typed} <=> {query} LIMIT %s"
         ).format(typed=typed, query=query, where=self._where)
-        # OFFSET 0 keeps the id lookup a primary-key fetch of a few rows; flattened,
-        # the planner may prefer scanning the namespace's rows through their index.
-        self._scores = sql.SQL(
-            "SELECT memory_id, 1 - ({typed} <=> {query}) FROM "
-            "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
-            "WHERE {where}"
-        ).format(typed=typed, query=query, where=self._where)
+        cosine = sql.SQL("1 - ({typed} <=> {query})").format(typed=typed, query=query)
+        self._scores = self._of_ids(cosine)
         # ``VectorCentres.centred``: two vectors' cosines in one read of the rows.
-        self._two = sql.SQL(
-            "SELECT memory_id, 1 - ({typed} <=> {query}), 1 - ({typed} <=> {query}) FROM "
-            "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
-            "WHERE {where}"
-        ).format(typed=typed, query=query, where=self._where)
+        self._two = self._of_ids(sql.SQL(", ").join([cosine, cosine]))
         # ``FactsAlong``: the scores of ids beside their memories' rows.
         self._scores_facts = sql.SQL(
             "SELECT i.id, CASE WHEN v.live THEN 1 - ({typed} <=> {query}) END, {facts} "
@@ -281,6 +272,17 @@ class PgVectorSearch:
         with self._db.read("vector scores") as conn:
             rows = conn.execute(self._scores_facts, (vector, wanted, namespace)).fetchall()
         return _scores(rows), _facts(namespace, rows)
+
+    def _of_ids(self, columns: sql.Composable) -> sql.Composed:
+        """``columns`` of the live vectors of some ids (``%s``: the ids, then the
+        namespace, after the columns' own parameters). OFFSET 0 keeps the id lookup a
+        primary-key fetch of a few rows; flattened, the planner may prefer scanning the
+        namespace's rows through their index."""
+        return sql.SQL(
+            "SELECT memory_id, {columns} FROM "
+            "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
+            "WHERE {where}"
+        ).format(columns=columns, where=self._where)
 
     def centre(self, namespaces: Sequence[str]) -> Centre | None:
         """``VectorCentres``: the namespaces' sums as ``PgCentres`` holds them."""

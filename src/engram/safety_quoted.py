@@ -10,12 +10,14 @@ A text is a report of a quoted attack (:func:`reported`) when all of these hold:
 1. it is framed as a report: it names a detection (a finding, a scan, moderation, a
    classifier, a guard, a probe, an eval, a red team, a pentest, a jailbreak or an
    injection) and an outcome (blocked, denied, refused, declined, quarantined, a score,
-   a severity, a verdict, a grade, pass or fail) - :data:`_FRAME` and :data:`_OUTCOME`;
+   a severity or a CVSS score, a verdict, a grade, pass or fail, a message deleted or
+   warned, the versions affected or fixed) - :data:`_FRAME` and :data:`_OUTCOME`;
 2. something is quoted in a reporting slot: a span in quote marks or a code span right
    after a field that holds what was found (finding, payload, input, matched, sample,
-   excerpt, prompt ...), a reporting verb (said, tried, sent, accepted ...) or a cell's
-   start (:data:`_SLOT`), or a transcript line of the one tested (``user:``, ``input:``,
-   ``prompt:``, ``assistant:``) - these are what :func:`masked` blanks;
+   excerpt, prompt, content ..., a JSON key's closing quote allowed), a reporting verb
+   (said, tried, sent, accepted ...) or a cell's start (:data:`_SLOT`), or a transcript
+   line of the one tested (``user:``, ``input:``, ``prompt:``, ``assistant:``) - these
+   are what :func:`masked` blanks;
 3. outside the quotes nothing is said to a reader: the text with its quotes blanked
    has no rule finding (its caller passes the rules), names no reader as an addressee
    (:data:`_ADDRESSED`), says no "you", "your" or "please", sends nothing anywhere, and
@@ -47,7 +49,8 @@ _FRAME = re.compile(
 _OUTCOME = re.compile(
     r"\b(?:block(?:ed)?|den(?:y|ied)|reject(?:ed)?|refused|declined|quarantined|stripped|"
     r"not forwarded|removed|passed|pass|fail(?:ed)?|score|severity|risk|verdict|decision|"
-    r"grade|label|success rate|attackDetected|flagged\s*[=:]\s*true)\b",
+    r"grade|label|success rate|attackDetected|flagged\s*[=:]\s*true|deleted|warned|"
+    r"CVSS|affected versions?|fixed in)\b",
     _F,
 )
 #: What is quoted: a span in straight, curly or back quotes (eight characters or more;
@@ -59,14 +62,16 @@ _QUOTE = re.compile(
     _F,
 )
 #: The slot a quote must sit in to be reported: right after a field that holds what
-#: was found (finding, payload, input, matched, sample, excerpt, prompt, string ...), a
-#: reporting verb (said, tried, sent, typed, accepted ...), or a table or CSV cell's
-#: start. A ``note="..."`` or ``message: "..."`` of the text's own is no slot.
+#: was found (finding, payload, input, matched, sample, excerpt, prompt, string, content
+#: ..., also as a JSON key: ``"content": "..."``), a reporting verb (said, tried, sent,
+#: typed, accepted ...), or a table or CSV cell's start. A ``note="..."`` or
+#: ``message: "..."`` of the text's own is no slot.
 _SLOT = re.compile(
     r"(?:\b(?:findings?|payload|input|flagged|match(?:ed)?|sample|excerpt|prompt|string|"
-    r"literal|text|example|raw|attempt(?: \d+)?|said|says|typed|tried|sent|wrote|asked|"
+    r"literal|text|content|example|raw|attempt(?: \d+)?|said|says|typed|tried|sent|wrote|"
+    r"asked|"
     r"accepted|containing|contains|quoted|query)\b(?: the (?:string|prompt|message))?"
-    r"\s*[:=]?\s*|[,|]\s*)$",
+    r"[\"']?\s*[:=]?\s*|[,|]\s*)$",
     _F,
 )
 #: How far before a quote its slot is looked for.
